@@ -1,0 +1,363 @@
+#include "Executor.h"
+
+#include "DeviceCodegen.h"
+#include "Fatbin.h"
+#include "Frontend.h"
+#include "HostLowering.h"
+#include "HostObject.h"
+#include "Ptxas.h"
+
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+#include <map>
+#include <mutex>
+#include <thread>
+
+namespace mycc::driver {
+namespace {
+
+frontend::SourceOptions sourceOptions(const Options &o, const Toolkit &t) {
+  frontend::SourceOptions s;
+  s.cudaPath = t.cudaPath;
+  s.includeDirs = o.includeDirs;
+  s.systemIncludeDirs = o.systemIncludeDirs;
+  s.preIncludes = o.preIncludes;
+  s.macros = o.macros;
+  s.std = o.std;
+  for (const auto &pair : o.targets)
+    s.gpuArchs.push_back("sm_" + pair.virtualArch.arch.str());
+  s.hostOptLevel = o.hostOptLevel;
+  s.hostDebug = o.debug;
+  s.deviceLineInfo = o.lineInfo;
+  s.noWarnings = o.noWarnings;
+  s.warningsAsErrors = o.warningsAsErrors;
+  s.hostCompilerFlags = o.xcompiler;
+  return s;
+}
+
+// The cc1 arguments of an in-process step.
+bool cc1For(const Step &step, const Options &o, const Toolkit &t,
+            std::vector<std::string> &cc1, std::string &error) {
+  frontend::SourceOptions s = sourceOptions(o, t);
+  switch (step.kind) {
+  case StepKind::PreprocessHost:
+    return frontend::Invocations::hostPreprocess(s, step.inputs[0], cc1, error);
+  case StepKind::LowerHost:
+  case StepKind::CompileHost:
+    return frontend::Invocations::hostCompile(s, step.inputs[0], cc1, error);
+  case StepKind::CompileDevice:
+    return frontend::Invocations::device(
+        s, step.inputs[0], "sm_" + step.target.arch.str(), cc1, error);
+  default:
+    return false;
+  }
+}
+
+bool writeFileAtomic(const std::string &path, llvm::StringRef bytes,
+                     std::string &error) {
+  if (path == "-") {
+    llvm::outs() << bytes;
+    llvm::outs().flush();
+    return true;
+  }
+  std::string temp = path + ".mycc-tmp";
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(temp, ec, llvm::sys::fs::OF_None);
+    if (ec) {
+      error = "cannot write " + path + ": " + ec.message();
+      return false;
+    }
+    os << bytes;
+    os.close();
+    if (os.has_error()) {
+      llvm::sys::fs::remove(temp);
+      error = "cannot write " + path;
+      return false;
+    }
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(temp, path)) {
+    llvm::sys::fs::remove(temp);
+    error = "cannot write " + path + ": " + ec.message();
+    return false;
+  }
+  return true;
+}
+
+bool readFile(const std::string &path, std::string &out, std::string &error) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer) {
+    error = "cannot read " + path + ": " + buffer.getError().message();
+    return false;
+  }
+  out = (*buffer)->getBuffer().str();
+  return true;
+}
+
+// Runs an external tool; its output goes to a temporary and is renamed into
+// place only when the tool succeeds.
+bool runTool(const Step &step, std::string &error) {
+  std::vector<std::string> cmd = step.command;
+  std::string temp;
+  for (size_t i = 0; i + 1 < cmd.size(); ++i)
+    if (cmd[i] == "-o" && cmd[i + 1] == step.output) {
+      temp = step.output + ".mycc-tmp";
+      cmd[i + 1] = temp;
+    }
+  std::string program = cmd[0];
+  if (!llvm::sys::path::is_absolute(program)) {
+    auto found = llvm::sys::findProgramByName(program);
+    if (!found) {
+      error = "cannot find " + program + " (set -ccbin)";
+      return false;
+    }
+    program = *found;
+  }
+  std::vector<llvm::StringRef> args(cmd.begin(), cmd.end());
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(program, args, std::nullopt, {}, 0, 0,
+                                     &message);
+  if (rc != 0) {
+    if (!temp.empty()) llvm::sys::fs::remove(temp);
+    error = rc < 0 ? "cannot run " + program + ": " + message
+                   : std::string(stepName(step.kind)) + " failed: " +
+                         llvm::sys::path::filename(cmd[0]).str() +
+                         " exited with status " + std::to_string(rc);
+    return false;
+  }
+  if (!temp.empty())
+    if (std::error_code ec = llvm::sys::fs::rename(temp, step.output)) {
+      error = "cannot write " + step.output + ": " + ec.message();
+      return false;
+    }
+  return true;
+}
+
+// Clang's device invocations carry backend options (-mllvm); they are
+// process-wide, so they are applied once, before any thread starts.
+void applyBackendOptions(const std::vector<std::string> &cc1) {
+  static std::once_flag once;
+  std::call_once(once, [&] {
+    std::vector<const char *> argv{"mycc"};
+    for (size_t i = 0; i + 1 < cc1.size(); ++i)
+      if (cc1[i] == "-mllvm") argv.push_back(cc1[i + 1].c_str());
+    if (argv.size() > 1)
+      llvm::cl::ParseCommandLineOptions(argv.size(), argv.data());
+  });
+}
+
+class UnitRunner {
+public:
+  UnitRunner(const Options &o, const Toolkit &t) : o(o), t(t) {}
+
+  bool run(const std::vector<const Step *> &steps, std::string &error) {
+    // Device side: one thread per virtual arch, each assembling its cubins.
+    std::vector<const Step *> devices;
+    for (const Step *s : steps)
+      if (s->kind == StepKind::CompileDevice) devices.push_back(s);
+    std::vector<std::vector<std::string>> deviceCc1(devices.size());
+    for (size_t i = 0; i < devices.size(); ++i) {
+      if (!cc1For(*devices[i], o, t, deviceCc1[i], error)) return false;
+      applyBackendOptions(deviceCc1[i]);
+    }
+    // Device diagnostics are held back: an error in code both sides parse
+    // is reported once, by the host side.
+    std::vector<std::string> deviceErrors(devices.size());
+    std::vector<std::string> deviceDiagnostics(devices.size());
+    std::vector<char> deviceOk(devices.size(), 0);
+    std::vector<std::thread> threads;
+    for (size_t i = 0; i < devices.size(); ++i)
+      threads.emplace_back([&, i] {
+        llvm::raw_string_ostream diagnostics(deviceDiagnostics[i]);
+        deviceOk[i] = runDevice(*devices[i], deviceCc1[i], steps,
+                                deviceErrors[i], diagnostics);
+      });
+
+    bool hostOk = runHostFront(steps, error);
+    for (auto &th : threads) th.join();
+    if (!hostOk) return false;
+    for (size_t i = 0; i < devices.size(); ++i) {
+      llvm::errs() << deviceDiagnostics[i];
+      if (!deviceOk[i]) {
+        error = deviceErrors[i];
+        return false;
+      }
+    }
+
+    for (const Step *s : steps) {
+      if (s->kind == StepKind::Bundle && !runBundle(*s, error)) return false;
+      if (s->kind == StepKind::CompileHost) {
+        verbose(*s);
+        if (!hostUnit->emitObject(fatbin, s->output, error)) return false;
+      }
+    }
+    return true;
+  }
+
+private:
+  void verbose(const Step &s) {
+    if (!o.verbose) return;
+    std::lock_guard<std::mutex> lock(printMutex);
+    llvm::errs() << "#$ " << describeStep(s, o, t) << "\n";
+  }
+
+  bool runDevice(const Step &dev, const std::vector<std::string> &cc1,
+                 const std::vector<const Step *> &steps, std::string &error,
+                 llvm::raw_ostream &diagnostics) {
+    verbose(dev);
+    std::string ptx;
+    if (!offload::compileDeviceToPtx(cc1, {}, ptx, error, &diagnostics))
+      return false;
+    if (!writeFileAtomic(dev.output, ptx, error)) return false;
+    for (const Step *s : steps)
+      if (s->kind == StepKind::Assemble && s->inputs[0] == dev.output) {
+        verbose(*s);
+        if (!runTool(*s, error)) return false;
+      }
+    return true;
+  }
+
+  bool runHostFront(const std::vector<const Step *> &steps, std::string &error) {
+    for (const Step *s : steps) {
+      switch (s->kind) {
+      case StepKind::PreprocessHost:
+        if (!preprocess(*s, error)) return false;
+        break;
+      case StepKind::LowerHost:
+        if (!lower(*s, error)) return false;
+        break;
+      case StepKind::CompileHost: {
+        std::vector<std::string> cc1;
+        if (!cc1For(*s, o, t, cc1, error)) return false;
+        hostUnit = offload::HostUnit::generate(cc1, s->inputs[0], loweredText,
+                                               error);
+        if (!hostUnit) return false;
+        break;
+      }
+      default:
+        break;
+      }
+    }
+    return true;
+  }
+
+  bool preprocess(const Step &s, std::string &error) {
+    verbose(s);
+    std::vector<std::string> cc1;
+    if (!cc1For(s, o, t, cc1, error)) return false;
+    auto ci = frontend::createCompilerInstance(cc1, {}, error);
+    if (!ci) return false;
+    ci->getFrontendOpts().OutputFile = s.output;
+    clang::PrintPreprocessedAction action;
+    if (!ci->ExecuteAction(action) || ci->getDiagnostics().hasErrorOccurred()) {
+      error.clear(); // the diagnostics say why
+      return false;
+    }
+    return true;
+  }
+
+  bool lower(const Step &s, std::string &error) {
+    verbose(s);
+    std::vector<std::string> cc1;
+    if (!cc1For(s, o, t, cc1, error)) return false;
+    auto ci = frontend::createCompilerInstance(cc1, {}, error);
+    if (!ci) return false;
+    lowering::LoweredUnit unit;
+    if (!lowering::lowerHostUnit(*ci, sourceName(s), unit)) {
+      error.clear(); // the diagnostics say why
+      return false;
+    }
+    loweredText = std::move(unit.text);
+    return writeFileAtomic(s.output, loweredText, error);
+  }
+
+  std::string sourceName(const Step &) const { return cuInput; }
+
+  bool runBundle(const Step &s, std::string &error) {
+    verbose(s);
+    std::vector<FatbinImage> images;
+    for (size_t i = 0; i < s.inputs.size(); ++i) {
+      FatbinImage image;
+      image.kind = s.bundled[i].isVirtual ? ImageKind::Ptx : ImageKind::Elf;
+      image.arch = s.bundled[i].arch;
+      if (!readFile(s.inputs[i], image.payload, error)) return false;
+      images.push_back(std::move(image));
+    }
+    fatbin = writeFatbin(images);
+    return writeFileAtomic(
+        s.output,
+        llvm::StringRef(reinterpret_cast<const char *>(fatbin.data()),
+                        fatbin.size()),
+        error);
+  }
+
+public:
+  std::string cuInput;
+
+private:
+  const Options &o;
+  const Toolkit &t;
+  std::mutex printMutex;
+  std::string loweredText;
+  std::vector<uint8_t> fatbin;
+  std::unique_ptr<offload::HostUnit> hostUnit;
+};
+
+} // namespace
+
+std::string describeStep(const Step &step, const Options &o, const Toolkit &t) {
+  if (!step.command.empty())
+    return frontend::formatCommand(step.command[0],
+                                   {step.command.begin() + 1, step.command.end()});
+  std::string head = std::string(stepName(step.kind)) + " (in-process): ";
+  if (step.kind == StepKind::Bundle) {
+    std::string images;
+    for (size_t i = 0; i < step.inputs.size(); ++i)
+      images += " --image=" + step.bundled[i].str() + "," + step.inputs[i];
+    return head + "fatbin" + images + " -o " + step.output;
+  }
+  std::vector<std::string> cc1;
+  std::string error;
+  if (!cc1For(step, o, t, cc1, error)) return head + "<" + error + ">";
+  cc1.insert(cc1.begin(), "-cc1");
+  std::string text = head + frontend::formatCommand("clang", cc1);
+  if (step.kind == StepKind::LowerHost) text += " | mycc-lower";
+  return text + " => " + step.output;
+}
+
+int executePlan(const Plan &plan, const Options &o, const Toolkit &t) {
+  std::string error;
+  // An empty message: the compiler's diagnostics already said why.
+  auto fail = [&](const std::string &message) {
+    if (!message.empty()) llvm::errs() << "mycc: error: " << message << "\n";
+    return 1;
+  };
+  for (unsigned unit = 0; unit < plan.cuInputs.size(); ++unit) {
+    std::vector<const Step *> steps;
+    for (const Step &s : plan.steps)
+      if (s.unit == unit && s.command.empty() && s.kind != StepKind::Link &&
+          s.kind != StepKind::CompileSource)
+        steps.push_back(&s);
+    for (const Step &s : plan.steps)
+      if (s.unit == unit && s.kind == StepKind::Assemble) steps.push_back(&s);
+    UnitRunner runner(o, t);
+    runner.cuInput = plan.cuInputs[unit];
+    if (!runner.run(steps, error)) return fail(error);
+  }
+  for (const Step &s : plan.steps)
+    if (s.kind == StepKind::CompileSource || s.kind == StepKind::Link) {
+      if (o.verbose) llvm::errs() << "#$ " << describeStep(s, o, t) << "\n";
+      if (!runTool(s, error)) return fail(error);
+    }
+  return 0;
+}
+
+} // namespace mycc::driver

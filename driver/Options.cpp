@@ -1,0 +1,971 @@
+// nvcc's command line → Options.
+//
+// Two steps:
+//  1. normalise: every argument is matched against nvcc's spellings (the
+//     single-dash short form such as `-arch`, `-Xcompiler`, `-I`, and the
+//     double-dash long form such as `--gpu-architecture`), with its value taken
+//     from `=value`, from the argument itself (`-I/usr/x`, `-DX=1`, `-O3`) or
+//     from the next argument. The result is a canonical command line,
+//     `--<canon>=<value>` per value (list values already split on commas),
+//     followed by `--` and the inputs.
+//  2. CLI11 parses that canonical line into raw vectors, validating the
+//     values of enumerated options; the semantic pass then builds the typed
+//     model (last value wins for single-valued options, targets expanded and
+//     deduplicated, phases checked).
+#include "Options.h"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <functional>
+#include <set>
+#include <sstream>
+#include <string_view>
+
+namespace mycc::driver {
+namespace {
+
+//===----------------------------------------------------------------------===//
+// The spellings
+//===----------------------------------------------------------------------===//
+
+enum class Kind {
+  Flag,          // no value
+  Value,         // value from `=`, attached (see Spec::attached) or next arg
+  OptionalValue, // -Werror: `=value`, or the next arg if it is a valid value
+};
+
+enum class Split { None, Commas, CommasAndSpaces };
+
+enum class Group {
+  Phase,
+  Files,
+  Build,
+  Language,
+  Passthrough,
+  Targets,
+  Driver,
+  Info,
+  Hidden, // accepted alias, not listed in the help
+};
+
+struct Spec {
+  const char *shortName; // nvcc's single-dash spelling, "" if none
+  const char *longName;  // the double-dash spelling, "" if none
+  const char *canon;     // option of the internal CLI11 app (no dashes)
+  Kind kind;
+  Group group;
+  const char *metavar; // for the help: "<file>"
+  const char *help;
+  bool attached = false; // one-letter option whose value may follow directly
+  Split split = Split::None;
+  // Flags: the value they give `canon` (the phase options share one option).
+  // Values: a prefix put before each value (-D / -U share "macro").
+  const char *fixed = "";
+};
+
+// clang-format off
+const Spec kSpecs[] = {
+  // Phases.
+  {"-cuda", "--cuda", "phase", Kind::Flag, Group::Phase, "",
+   "Stop after writing the rewritten host C++ unit (.cu.cpp.ii).", false, Split::None, "cuda"},
+  {"-cubin", "--cubin", "phase", Kind::Flag, Group::Phase, "",
+   "Stop after writing one cubin per real GPU architecture.", false, Split::None, "cubin"},
+  {"-fatbin", "--fatbin", "phase", Kind::Flag, Group::Phase, "",
+   "Stop after writing the fat binary of all device images.", false, Split::None, "fatbin"},
+  {"-ptx", "--ptx", "phase", Kind::Flag, Group::Phase, "",
+   "Stop after writing one PTX file per virtual GPU architecture.", false, Split::None, "ptx"},
+  {"-E", "--preprocess", "phase", Kind::Flag, Group::Phase, "",
+   "Preprocess only; the result goes to stdout, or to -o.", false, Split::None, "preprocess"},
+  {"-c", "--compile", "phase", Kind::Flag, Group::Phase, "",
+   "Compile each input to an object file; do not link.", false, Split::None, "compile"},
+
+  // Files and paths.
+  {"-o", "--output-file", "output-file", Kind::Value, Group::Files, "<file>",
+   "Name and location of the output file."},
+  {"-include", "--pre-include", "pre-include", Kind::Value, Group::Files, "<file>,...",
+   "Header files to include before each input.", false, Split::Commas},
+  {"-l", "--library", "library", Kind::Value, Group::Files, "<library>,...",
+   "Libraries to link (without the lib prefix and the extension).", true, Split::Commas},
+  {"-D", "--define-macro", "macro", Kind::Value, Group::Files, "<def>,...",
+   "Macros to define: NAME or NAME=VALUE.", true, Split::Commas, "-D"},
+  {"-U", "--undefine-macro", "macro", Kind::Value, Group::Files, "<def>,...",
+   "Macros to undefine.", true, Split::Commas, "-U"},
+  {"-I", "--include-path", "include-path", Kind::Value, Group::Files, "<path>,...",
+   "Include search paths.", true, Split::Commas},
+  {"-isystem", "--system-include", "system-include", Kind::Value, Group::Files, "<path>,...",
+   "System include search paths.", false, Split::Commas},
+  {"-L", "--library-path", "library-path", Kind::Value, Group::Files, "<path>,...",
+   "Library search paths.", true, Split::Commas},
+  {"-ccbin", "--compiler-bindir", "compiler-bindir", Kind::Value, Group::Files, "<path>",
+   "Host compiler, or the directory that holds it."},
+  {"-cudart", "--cudart", "cudart", Kind::Value, Group::Files, "{none|shared|static}",
+   "CUDA runtime library to link (default: static)."},
+  {"", "--cuda-path", "cuda-path", Kind::Value, Group::Files, "<path>",
+   "CUDA toolkit to use (default: $CUDA_PATH, else the toolkit found at build time)."},
+
+  // Optimisation and debug.
+  {"-O", "--optimize", "optimize", Kind::Value, Group::Build, "<level>",
+   "Optimization level for host code (default: 0).", true},
+  {"-g", "--debug", "debug", Kind::Flag, Group::Build, "",
+   "Generate debug information for host code."},
+  {"-lineinfo", "--generate-line-info", "line-info", Kind::Flag, Group::Build, "",
+   "Generate line-number information for device code."},
+
+  // Language.
+  {"-x", "--x", "x", Kind::Value, Group::Language, "{c|c++|cu}",
+   "Language of the inputs, instead of choosing by file suffix."},
+  {"", "--x-language", "x", Kind::Value, Group::Hidden, "{c|c++|cu}", ""},
+  {"-std", "--std", "std", Kind::Value, Group::Language, "{c++03|c++11|c++14|c++17|c++20}",
+   "C++ dialect, for device and host code."},
+  {"-expt-relaxed-constexpr", "--expt-relaxed-constexpr", "relaxed-constexpr", Kind::Flag,
+   Group::Language, "", "Let host code call __device__ constexpr functions, and vice versa."},
+  {"-extended-lambda", "--extended-lambda", "extended-lambda", Kind::Flag, Group::Language, "",
+   "Allow __host__ and __device__ annotations on lambdas."},
+  {"-expt-extended-lambda", "--expt-extended-lambda", "extended-lambda", Kind::Flag,
+   Group::Language, "", "Same as --extended-lambda."},
+  {"-w", "--disable-warnings", "disable-warnings", Kind::Flag, Group::Language, "",
+   "Suppress all warnings."},
+  {"-Werror", "--Werror", "werror", Kind::OptionalValue, Group::Language, "<kind>,...",
+   "Turn warnings of these kinds into errors (alone: all-warnings).", false, Split::Commas},
+
+  // Options for the tools underneath.
+  {"-Xcompiler", "--compiler-options", "compiler-options", Kind::Value, Group::Passthrough,
+   "<options>,...", "Options for the host compiler.", false, Split::CommasAndSpaces},
+  {"-Xptxas", "--ptxas-options", "ptxas-options", Kind::Value, Group::Passthrough,
+   "<options>,...", "Options for ptxas.", false, Split::CommasAndSpaces},
+  {"-Xlinker", "--linker-options", "linker-options", Kind::Value, Group::Passthrough,
+   "<options>,...", "Options for the host linker.", false, Split::CommasAndSpaces},
+
+  // GPU targets.
+  {"-arch", "--gpu-architecture", "gpu-architecture", Kind::Value, Group::Targets, "<arch>",
+   "Virtual architecture (compute_XY); alone, sm_XY means -arch=compute_XY -code=sm_XY,compute_XY."},
+  {"-code", "--gpu-code", "gpu-code", Kind::Value, Group::Targets, "<code>,...",
+   "Cubins (sm_XY) and PTX (compute_XY) to embed, compiled for -arch.", false, Split::Commas},
+  {"-gencode", "--generate-code", "generate-code", Kind::Value, Group::Targets,
+   "arch=<arch>,code=<code>", "A virtual architecture and the images to embed from it; repeatable."},
+
+  // Driver behaviour.
+  {"-dryrun", "--dryrun", "dryrun", Kind::Flag, Group::Driver, "",
+   "List the compilation steps without running them."},
+  {"-v", "--verbose", "verbose", Kind::Flag, Group::Driver, "",
+   "List the compilation steps as they are run."},
+  {"-keep", "--keep", "keep", Kind::Flag, Group::Driver, "",
+   "Keep the intermediate files."},
+  {"-keep-dir", "--keep-dir", "keep-dir", Kind::Value, Group::Driver, "<directory>",
+   "Directory for the intermediate files."},
+
+  // Information.
+  {"-arch-ls", "--list-gpu-arch", "list-gpu-arch", Kind::Flag, Group::Info, "",
+   "List the supported virtual architectures (compute_XY) and exit."},
+  {"-code-ls", "--list-gpu-code", "list-gpu-code", Kind::Flag, Group::Info, "",
+   "List the supported real architectures (sm_XY) and exit."},
+  {"-h", "--help", "help", Kind::Flag, Group::Info, "",
+   "Print this help and exit."},
+  {"-V", "--version", "version", Kind::Flag, Group::Info, "",
+   "Print version information and exit."},
+};
+
+// nvcc 13.0 options that mycc does not implement (short and long spellings),
+// so that they get an honest "not supported" instead of a misleading
+// suggestion (-G is not -g, -lib is not -l ib).
+const char *const kUnsupportedNvcc[][2] = {
+  {"-optix-ir", "--optix-ir"}, {"-ltoir", "--ltoir"},
+  {"-M", "--generate-dependencies"}, {"-MM", "--generate-nonsystem-dependencies"},
+  {"-MD", "--generate-dependencies-with-compile"},
+  {"-MMD", "--generate-nonsystem-dependencies-with-compile"},
+  {"-MF", "--dependency-output"}, {"-MP", "--generate-dependency-targets"},
+  {"-MT", "--dependency-target-name"},
+  {"-dc", "--device-c"}, {"-dw", "--device-w"}, {"-dlink", "--device-link"},
+  {"-link", "--link"}, {"-lib", "--lib"}, {"-run", "--run"},
+  {"-objtemp", "--objdir-as-tempdir"}, {"-odir", "--output-directory"},
+  {"-allow-unsupported-compiler", "--allow-unsupported-compiler"},
+  {"-arbin", "--archiver-binary"}, {"-cudadevrt", "--cudadevrt"},
+  {"-ldir", "--libdevice-directory"}, {"-target-dir", "--target-directory"},
+  {"-use-local-env", "--use-local-env"}, {"-force-cl-env-setup", "--force-cl-env-setup"},
+  {"-pg", "--profile"}, {"-G", "--device-debug"}, {"-opt-info", "--optimization-info"},
+  {"-Ofc", "--Ofast-compile"}, {"-dopt", "--dopt"}, {"-dlto", "--dlink-time-opt"},
+  {"-lto", "--lto"}, {"-gen-opt-lto", "--gen-opt-lto"},
+  {"-ftemplate-backtrace-limit", "--ftemplate-backtrace-limit"},
+  {"-ftemplate-depth", "--ftemplate-depth"}, {"-noeh", "--no-exceptions"},
+  {"-shared", "--shared"}, {"-nohdinitlist", "--no-host-device-initializer-list"},
+  {"-nohdmoveforward", "--no-host-device-move-forward"}, {"-m", "--machine"},
+  {"-m64", "--m64"}, {"-Xarchive", "--archive-options"}, {"-Xnvlink", "--nvlink-options"},
+  {"-static-global-template-stub", "--static-global-template-stub"},
+  {"-device-entity-has-hidden-visibility", "--device-entity-has-hidden-visibility"},
+  {"-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler"},
+  {"-forward-unknown-to-host-linker", "--forward-unknown-to-host-linker"},
+  {"-forward-unknown-opts", "--forward-unknown-opts"}, {"-noprof", "--dont-use-profile"},
+  {"-t", "--threads"}, {"-split-compile", "--split-compile"},
+  {"-split-compile-extended", "--split-compile-extended"},
+  {"-fdevice-syntax-only", "--fdevice-syntax-only"},
+  {"-fdevice-time-trace", "--fdevice-time-trace"}, {"-save-temps", "--save-temps"},
+  {"-clean", "--clean-targets"}, {"-time", "--time"}, {"-run-args", "--run-args"},
+  {"-idp", "--input-drive-prefix"}, {"-ddp", "--dependency-drive-prefix"},
+  {"-dp", "--drive-prefix"}, {"", "--no-align-double"}, {"-nodlink", "--no-device-link"},
+  {"-rdc", "--relocatable-device-code"}, {"-e", "--entries"},
+  {"-maxrregcount", "--maxrregcount"}, {"-use_fast_math", "--use_fast_math"},
+  {"-ftz", "--ftz"}, {"-prec-div", "--prec-div"}, {"-prec-sqrt", "--prec-sqrt"},
+  {"-fmad", "--fmad"}, {"-extra-device-vectorization", "--extra-device-vectorization"},
+  {"-default-stream", "--default-stream"}, {"-keep-device-functions", "--keep-device-functions"},
+  {"-src-in-ptx", "--source-in-ptx"}, {"-restrict", "--restrict"},
+  {"-Wreorder", "--Wreorder"}, {"-Wdefault-stream-launch", "--Wdefault-stream-launch"},
+  {"-Wmissing-launch-bounds", "--Wmissing-launch-bounds"},
+  {"-Wext-lambda-captures-this", "--Wext-lambda-captures-this"},
+  {"-Wno-deprecated-declarations", "--Wno-deprecated-declarations"},
+  {"-Wno-deprecated-gpu-targets", "--Wno-deprecated-gpu-targets"},
+  {"-res-usage", "--resource-usage"}, {"-ewp", "--extensible-whole-program"},
+  {"-no-compress", "--no-compress"}, {"-qpp-config", "--qpp-config"},
+  {"-astoolspatch", "--compile-as-tools-patch"}, {"-err-no", "--display-error-number"},
+  {"-no-err-no", "--no-display-error-number"}, {"-diag-error", "--diag-error"},
+  {"-diag-suppress", "--diag-suppress"}, {"-diag-warn", "--diag-warn"},
+  {"-hls", "--host-linker-script"}, {"-aug-hls", "--augment-host-linker-script"},
+  {"-r", "--relocatable-link"}, {"-brief-diag", "--brief-diagnostics"},
+  {"-jtd", "--jump-table-density"}, {"-reloc-ptx", "--relocatable-ptx"},
+  {"-device-stack-protector", "--device-stack-protector"},
+  {"-compress-mode", "--compress-mode"}, {"-frandom-seed", "--frandom-seed"},
+  {"-sanitize", "--sanitize"}, {"-jobserver", "--jobserver"},
+  {"-optf", "--options-file"},
+};
+// clang-format on
+
+const char *const kWerrorKinds[] = {
+    "all-warnings",           "cross-execution-space-call",
+    "default-stream-launch",  "deprecated-declarations",
+    "ext-lambda-captures-this", "missing-launch-bounds",
+    "reorder",
+};
+
+const char *const kStdValues[] = {"c++03", "c++11", "c++14", "c++17", "c++20"};
+const char *const kLanguages[] = {"c", "c++", "cu"};
+const char *const kCudartValues[] = {"none", "shared", "static"};
+
+// The spelling a message names an option by: nvcc's short form if it has one.
+std::string displayName(const Spec &spec) {
+  return *spec.shortName ? spec.shortName : spec.longName;
+}
+
+const Spec *findSpec(std::string_view name) {
+  for (const Spec &spec : kSpecs)
+    if (name == spec.shortName || name == spec.longName)
+      return &spec;
+  return nullptr;
+}
+
+const Spec &specByCanon(std::string_view canon) {
+  for (const Spec &spec : kSpecs)
+    if (canon == spec.canon)
+      return spec;
+  return kSpecs[0]; // not reached: every canon has a spec
+}
+
+// An nvcc option mycc does not implement: "-G (--device-debug)".
+std::optional<std::string> findUnsupported(std::string_view name) {
+  for (const auto &pair : kUnsupportedNvcc) {
+    if (name == pair[0] || name == pair[1]) {
+      std::string text = *pair[0] ? pair[0] : pair[1];
+      if (*pair[0])
+        text += std::string(" (") + pair[1] + ")";
+      return text;
+    }
+  }
+  return std::nullopt;
+}
+
+std::size_t editDistance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j)
+    row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t up = row[j];
+      std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + cost});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string unknownOptionError(std::string_view name) {
+  std::string message = "unknown option '" + std::string(name) + "'";
+  std::string suggestion;
+  // The other number of dashes (--arch, -gpu-architecture, --c) first.
+  std::string dashVariant = name.compare(0, 2, "--") == 0
+                                ? std::string(name.substr(1))
+                                : "-" + std::string(name);
+  if (const Spec *spec = findSpec(dashVariant); spec && spec->group != Group::Hidden)
+    suggestion = dashVariant;
+  // Else a spelling close enough to be a typo: one edit per four characters,
+  // and none for one- or two-letter names (-q is not a typo of -E).
+  std::size_t core = name.size() - std::min(name.find_first_not_of('-'), name.size());
+  std::size_t limit = core < 3 ? 0 : std::max<std::size_t>(1, name.size() / 4);
+  std::size_t best = suggestion.empty() ? limit + 1 : 0;
+  for (const Spec &spec : kSpecs) {
+    if (spec.group == Group::Hidden)
+      continue;
+    for (const char *spelling : {spec.shortName, spec.longName}) {
+      if (!*spelling)
+        continue;
+      std::size_t distance = editDistance(name, spelling);
+      if (distance < best) {
+        best = distance;
+        suggestion = spelling;
+      }
+    }
+  }
+  if (!suggestion.empty())
+    message += "; did you mean '" + suggestion + "'?";
+  return message;
+}
+
+std::string trimmed(std::string_view text) {
+  std::size_t begin = 0, end = text.size();
+  while (begin < end && std::isspace(static_cast<unsigned char>(text[begin])))
+    ++begin;
+  while (end > begin && std::isspace(static_cast<unsigned char>(text[end - 1])))
+    --end;
+  return std::string(text.substr(begin, end - begin));
+}
+
+// Splits a list value on commas (and whitespace for -X options, as nvcc
+// hands them to a shell); drops empty items.
+std::vector<std::string> splitList(std::string_view value, Split split) {
+  std::vector<std::string> items;
+  std::string current;
+  auto flush = [&] {
+    if (!current.empty())
+      items.push_back(current);
+    current.clear();
+  };
+  for (char c : value) {
+    if (c == ',' ||
+        (split == Split::CommasAndSpaces &&
+         std::isspace(static_cast<unsigned char>(c))))
+      flush();
+    else
+      current += c;
+  }
+  flush();
+  return items;
+}
+
+bool isWerrorKind(std::string_view kind) {
+  for (const char *known : kWerrorKinds)
+    if (kind == known)
+      return true;
+  return false;
+}
+
+template <std::size_t N>
+std::string joinValues(const char *const (&values)[N]) {
+  std::string text;
+  for (const char *value : values) {
+    if (!text.empty())
+      text += ", ";
+    text += value;
+  }
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// Step 1: nvcc spellings → canonical command line
+//===----------------------------------------------------------------------===//
+
+struct Normalised {
+  std::vector<std::string> options; // --canon[=value]
+  std::vector<std::string> inputs;
+};
+
+void emit(Normalised &out, const Spec &spec, const std::optional<std::string> &value) {
+  std::string option = std::string("--") + spec.canon;
+  if (spec.kind == Kind::Flag) {
+    if (*spec.fixed)
+      option += std::string("=") + spec.fixed;
+    out.options.push_back(option);
+    return;
+  }
+  if (spec.split == Split::None) {
+    out.options.push_back(option + "=" + spec.fixed + *value);
+    return;
+  }
+  for (const std::string &item : splitList(*value, spec.split))
+    out.options.push_back(option + "=" + spec.fixed + item);
+}
+
+// Returns an error message, empty on success.
+std::string normalise(const std::vector<std::string> &args, Normalised &out) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string &arg = args[i];
+    if (arg.size() < 2 || arg[0] != '-') { // inputs, "-" (stdin) included
+      out.inputs.push_back(arg);
+      continue;
+    }
+
+    std::size_t eq = arg.find('=');
+    std::string name = arg.substr(0, eq);
+    std::optional<std::string> value;
+    const Spec *spec = findSpec(name);
+    if (spec) {
+      if (eq != std::string::npos)
+        value = arg.substr(eq + 1);
+    } else {
+      if (auto unsupported = findUnsupported(name))
+        return "nvcc option " + *unsupported + " is not supported by mycc";
+      // One-letter options with the value attached: -I/usr/x, -DX=1, -O3.
+      for (const Spec &candidate : kSpecs) {
+        std::string_view shortName = candidate.shortName;
+        if (candidate.attached && arg.compare(0, shortName.size(), shortName) == 0) {
+          spec = &candidate;
+          value = arg.substr(shortName.size());
+          break;
+        }
+      }
+      if (!spec)
+        return unknownOptionError(name);
+    }
+
+    switch (spec->kind) {
+    case Kind::Flag:
+      if (value)
+        return "option '" + name + "' does not take a value";
+      break;
+    case Kind::Value:
+      if (!value) {
+        if (i + 1 >= args.size())
+          return "option '" + name + "' expects a value (" + spec->metavar + ")";
+        value = args[++i];
+      }
+      // An empty value cannot be meant (and CLI11 would read `--x=` as a
+      // request for the next argument); list options just drop empty items.
+      if (value->empty() && spec->split == Split::None)
+        return "option '" + name + "' expects a value (" + spec->metavar + ")";
+      break;
+    case Kind::OptionalValue:
+      // -Werror: nvcc requires a kind; plain -Werror means all-warnings here,
+      // so the next argument is its value only if it is a list of kinds.
+      if (!value) {
+        if (i + 1 < args.size()) {
+          std::vector<std::string> kinds = splitList(args[i + 1], spec->split);
+          if (!kinds.empty() &&
+              std::all_of(kinds.begin(), kinds.end(),
+                          [](const std::string &k) { return isWerrorKind(k); }))
+            value = args[++i];
+        }
+        if (!value)
+          value = "all-warnings";
+      } else if (splitList(*value, spec->split).empty()) {
+        return "option '" + name + "' expects a value (" + spec->metavar + ")";
+      }
+      break;
+    }
+    emit(out, *spec, value);
+  }
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Step 2: CLI11 over the canonical line
+//===----------------------------------------------------------------------===//
+
+struct Raw {
+  std::vector<std::string> phase, output, preInclude, library, macro, includePath,
+      systemInclude, libraryPath, ccbin, cudart, cudaPath, optimize, language, std,
+      xcompiler, xptxas, xlinker, arch, code, gencode, keepDir, werror, inputs;
+  int debug = 0, lineInfo = 0, relaxedConstexpr = 0, extendedLambda = 0,
+      noWarnings = 0, dryrun = 0, verbose = 0, keep = 0, listGpuArch = 0,
+      listGpuCode = 0, help = 0, version = 0;
+};
+
+// A CLI11 validator whose message names the option as the user spells it.
+CLI::Validator oneOf(const std::string &option, std::vector<std::string> allowed) {
+  return CLI::Validator(
+      [option, allowed](std::string &value) -> std::string {
+        if (std::find(allowed.begin(), allowed.end(), value) != allowed.end())
+          return {};
+        std::string list;
+        for (const std::string &a : allowed)
+          list += (list.empty() ? "" : ", ") + a;
+        return "invalid value '" + value + "' for option '" + option +
+               "'; expected one of: " + list;
+      },
+      "");
+}
+
+template <std::size_t N>
+std::vector<std::string> toVector(const char *const (&values)[N]) {
+  return std::vector<std::string>(std::begin(values), std::end(values));
+}
+
+CLI::Validator optLevel() {
+  return CLI::Validator(
+      [](std::string &value) -> std::string {
+        bool digits = !value.empty() && value.size() <= 6 &&
+                      std::all_of(value.begin(), value.end(), [](char c) {
+                        return c >= '0' && c <= '9';
+                      });
+        if (digits)
+          return {};
+        return "invalid optimization level '" + value +
+               "' for option '-O'; expected a non-negative number";
+      },
+      "");
+}
+
+std::string runCli11(const Normalised &normalised, Raw &raw) {
+  CLI::App app{"mycc"};
+  app.set_help_flag();
+  app.allow_extras(false);
+
+  auto list = [&](const std::string &canon, std::vector<std::string> &into) {
+    return app.add_option("--" + canon, into)
+        ->expected(1)
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  };
+  list("phase", raw.phase);
+  list("output-file", raw.output);
+  list("pre-include", raw.preInclude);
+  list("library", raw.library);
+  list("macro", raw.macro);
+  list("include-path", raw.includePath);
+  list("system-include", raw.systemInclude);
+  list("library-path", raw.libraryPath);
+  list("compiler-bindir", raw.ccbin);
+  list("cudart", raw.cudart)->check(oneOf("-cudart", toVector(kCudartValues)));
+  list("cuda-path", raw.cudaPath);
+  list("optimize", raw.optimize)->check(optLevel());
+  list("x", raw.language)->check(oneOf("-x", toVector(kLanguages)));
+  list("std", raw.std)->check(oneOf("-std", toVector(kStdValues)));
+  list("compiler-options", raw.xcompiler);
+  list("ptxas-options", raw.xptxas);
+  list("linker-options", raw.xlinker);
+  list("gpu-architecture", raw.arch);
+  list("gpu-code", raw.code);
+  list("generate-code", raw.gencode);
+  list("keep-dir", raw.keepDir);
+  list("werror", raw.werror)->check(oneOf("-Werror", toVector(kWerrorKinds)));
+
+  app.add_flag("--debug", raw.debug);
+  app.add_flag("--line-info", raw.lineInfo);
+  app.add_flag("--relaxed-constexpr", raw.relaxedConstexpr);
+  app.add_flag("--extended-lambda", raw.extendedLambda);
+  app.add_flag("--disable-warnings", raw.noWarnings);
+  app.add_flag("--dryrun", raw.dryrun);
+  app.add_flag("--verbose", raw.verbose);
+  app.add_flag("--keep", raw.keep);
+  app.add_flag("--list-gpu-arch", raw.listGpuArch);
+  app.add_flag("--list-gpu-code", raw.listGpuCode);
+  app.add_flag("--help", raw.help);
+  app.add_flag("--version", raw.version);
+
+  app.add_option("inputs", raw.inputs);
+
+  // CLI11 wants the arguments reversed; "--" keeps inputs positional.
+  std::vector<std::string> line = normalised.options;
+  line.push_back("--");
+  line.insert(line.end(), normalised.inputs.begin(), normalised.inputs.end());
+  std::reverse(line.begin(), line.end());
+  try {
+    app.parse(std::move(line));
+  } catch (const CLI::ValidationError &e) {
+    // "--canon: message": the message already names the option.
+    std::string what = e.what();
+    std::size_t colon = what.find(": ");
+    return colon == std::string::npos ? what : what.substr(colon + 2);
+  } catch (const CLI::ParseError &e) {
+    return std::string("invalid command line: ") + e.what();
+  }
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Step 3: semantics
+//===----------------------------------------------------------------------===//
+
+// Last value of a single-valued option; a warning if earlier ones differ.
+std::optional<std::string> lastValue(const std::vector<std::string> &values,
+                                     const char *canon,
+                                     std::vector<std::string> &warnings) {
+  if (values.empty())
+    return std::nullopt;
+  for (const std::string &value : values) {
+    if (value != values.back()) {
+      warnings.push_back("incompatible redefinition for option '" +
+                         displayName(specByCanon(canon)) +
+                         "', the last value ('" + values.back() + "') is used");
+      break;
+    }
+  }
+  return values.back();
+}
+
+std::string validArchList() {
+  std::string list;
+  for (const GpuArch &arch : knownArchs())
+    list += (list.empty() ? "" : ", ") + arch.str();
+  return list;
+}
+
+// Parses one target name given to `option`.
+std::optional<Target> parseTargetValue(const std::string &text,
+                                       const std::string &option,
+                                       std::string &error) {
+  if (text == "native" || text == "all" || text == "all-major") {
+    error = "'" + option + "=" + text + "' is not supported yet; name the "
+            "targets explicitly, e.g. -arch=sm_80 or -gencode arch=compute_80,code=sm_80";
+    return std::nullopt;
+  }
+  if (text.compare(0, 4, "lto_") == 0) {
+    error = "LTO target '" + text + "' in " + option + " is not supported yet";
+    return std::nullopt;
+  }
+  std::optional<Target> target = parseTarget(text);
+  if (!target || !isKnownArch(target->arch)) {
+    error = "unsupported gpu architecture '" + text + "' in " + option +
+            "; valid values are sm_XY and compute_XY with XY one of " +
+            validArchList();
+    return std::nullopt;
+  }
+  return target;
+}
+
+// Checks that `code` can be generated from the PTX of `arch`, and returns it
+// as nvcc embeds it (nvcc turns a plain sm_XY compiled from a family PTX
+// compute_ABf into sm_XYf). Mirrors nvcc 13.0:
+//  - PTX: only the arch itself;
+//  - from compute_XY: any sm_ZW with ZW >= XY (any suffix);
+//  - from compute_XYa: sm_ZWa with ZW >= XY;
+//  - from compute_XYf: sm_ZW (any suffix) with ZW >= XY in the same major.
+std::optional<Target> checkCode(const Target &arch, Target code, std::string &error) {
+  const char *why = nullptr;
+  if (code.isVirtual) {
+    if (!(code == arch))
+      why = "PTX can only be embedded for the virtual architecture itself";
+  } else if (code.arch.sm < arch.arch.sm) {
+    why = "the real architecture is older than the virtual one";
+  } else if (arch.arch.suffix == ArchSuffix::ArchSpecific &&
+             code.arch.suffix != ArchSuffix::ArchSpecific) {
+    why = "an arch-specific ('a') virtual architecture only yields 'a' cubins";
+  } else if (arch.arch.suffix == ArchSuffix::FamilySpecific &&
+             code.arch.major() != arch.arch.major()) {
+    why = "a family-specific ('f') virtual architecture only yields cubins "
+          "of its own family";
+  }
+  if (why) {
+    error = "incompatible code generation requested: arch='" + arch.str() +
+            "', code='" + code.str() + "' (" + why + ")";
+    return std::nullopt;
+  }
+  if (!code.isVirtual && arch.arch.suffix == ArchSuffix::FamilySpecific &&
+      code.arch.suffix == ArchSuffix::None) {
+    GpuArch family{code.arch.sm, ArchSuffix::FamilySpecific};
+    if (isKnownArch(family))
+      code.arch = family;
+  }
+  return code;
+}
+
+void addPair(std::vector<TargetPair> &targets, const Target &arch,
+             const std::vector<Target> &codes) {
+  auto it = std::find_if(targets.begin(), targets.end(), [&](const TargetPair &p) {
+    return p.virtualArch == arch;
+  });
+  if (it == targets.end()) {
+    targets.push_back(TargetPair{arch, {}});
+    it = targets.end() - 1;
+  }
+  for (const Target &code : codes)
+    if (std::find(it->codes.begin(), it->codes.end(), code) == it->codes.end())
+      it->codes.push_back(code);
+}
+
+// One -gencode value: arch=compute_XY,code=sm_XY or code=[a,b] or
+// code="a,b" (the quotes reach us literally when the shell passed \").
+std::string parseGencode(const std::string &spec, std::vector<TargetPair> &targets) {
+  std::string option = "-gencode " + spec;
+  // Split on commas outside [...] and "...".
+  std::vector<std::string> items;
+  std::string current;
+  bool inQuotes = false;
+  int depth = 0;
+  for (char c : spec) {
+    if (c == '"')
+      inQuotes = !inQuotes;
+    else if (c == '[')
+      ++depth;
+    else if (c == ']')
+      depth = std::max(0, depth - 1);
+    if (c == ',' && !inQuotes && depth == 0) {
+      items.push_back(current);
+      current.clear();
+    } else {
+      current += c;
+    }
+  }
+  items.push_back(current);
+
+  std::optional<std::string> archText, codeText;
+  for (std::string item : items) {
+    item = trimmed(item);
+    if (item.empty())
+      continue;
+    std::size_t eq = item.find('=');
+    if (eq == std::string::npos)
+      return "'" + item + "' in '" + option +
+             "' is not in 'keyword=value' format (expected arch=compute_XY,code=sm_XY)";
+    std::string key = trimmed(item.substr(0, eq));
+    std::string value = item.substr(eq + 1);
+    std::optional<std::string> *slot = key == "arch" ? &archText
+                                       : key == "code" ? &codeText
+                                                       : nullptr;
+    if (!slot)
+      return "unknown keyword '" + key + "' in '" + option +
+             "' (expected arch= and code=)";
+    if (*slot)
+      return "keyword '" + key + "' given twice in '" + option + "'";
+    *slot = value;
+  }
+  if (!archText)
+    return "missing arch= in '" + option + "'";
+  if (!codeText)
+    return "missing code= in '" + option + "'";
+
+  auto strip = [](std::string text) {
+    text.erase(std::remove_if(text.begin(), text.end(),
+                              [](char c) { return c == '"' || c == '[' || c == ']'; }),
+               text.end());
+    return trimmed(text);
+  };
+  std::string error;
+  std::optional<Target> arch = parseTargetValue(strip(*archText), "-gencode", error);
+  if (!arch)
+    return error;
+  if (!arch->isVirtual)
+    return "the arch of '" + option + "' must be a virtual architecture (compute_XY), not '" +
+           arch->str() + "'";
+  std::vector<Target> codes;
+  for (const std::string &text : splitList(strip(*codeText), Split::Commas)) {
+    std::optional<Target> code = parseTargetValue(trimmed(text), "-gencode", error);
+    if (!code)
+      return error;
+    std::optional<Target> checked = checkCode(*arch, *code, error);
+    if (!checked)
+      return error;
+    codes.push_back(*checked);
+  }
+  if (codes.empty())
+    return "missing code= in '" + option + "'";
+  addPair(targets, *arch, codes);
+  return {};
+}
+
+std::string buildTargets(const Raw &raw, Options &options,
+                         std::vector<std::string> &warnings) {
+  std::vector<TargetPair> targets;
+  std::string error;
+  std::optional<std::string> archText =
+      lastValue(raw.arch, "gpu-architecture", warnings);
+
+  if (!raw.code.empty() && !archText)
+    return "-code requires -arch (the virtual architecture the codes are compiled from)";
+
+  if (archText) {
+    std::optional<Target> arch = parseTargetValue(*archText, "-arch", error);
+    if (!arch)
+      return error;
+    if (!raw.code.empty()) {
+      // nvcc 13 rejects a real -arch next to -code; mycc reads -arch=sm_XY
+      // there as the virtual architecture compute_XY (clang does the same),
+      // so "-arch=sm_80 -code=sm_80" builds the sm_80 cubin from compute_80.
+      arch->isVirtual = true;
+      std::vector<Target> codes;
+      for (const std::string &text : raw.code) {
+        std::optional<Target> code = parseTargetValue(text, "-code", error);
+        if (!code)
+          return error;
+        std::optional<Target> checked = checkCode(*arch, *code, error);
+        if (!checked)
+          return error;
+        codes.push_back(*checked);
+      }
+      addPair(targets, *arch, codes);
+    } else {
+      // Shorthand: -arch=sm_XY is compute_XY PTX + sm_XY cubin; -arch=compute_XY
+      // is the PTX alone. With an `a`/`f` suffix nvcc also embeds the PTX of
+      // the plain virtual architecture.
+      Target virt{true, arch->arch};
+      if (arch->arch.suffix != ArchSuffix::None) {
+        Target plain{true, GpuArch{arch->arch.sm, ArchSuffix::None}};
+        addPair(targets, plain, {plain});
+      }
+      if (arch->isVirtual)
+        addPair(targets, virt, {virt});
+      else
+        addPair(targets, virt, {*arch, virt});
+    }
+  }
+
+  for (const std::string &spec : raw.gencode) {
+    std::string gencodeError = parseGencode(spec, targets);
+    if (!gencodeError.empty())
+      return gencodeError;
+  }
+
+  if (targets.empty()) {
+    Target virt{true, GpuArch{kDefaultSm, ArchSuffix::None}};
+    Target real{false, GpuArch{kDefaultSm, ArchSuffix::None}};
+    addPair(targets, virt, {real, virt});
+  }
+  options.targets = std::move(targets);
+  return {};
+}
+
+const char *phaseSpelling(const std::string &phase) {
+  for (const Spec &spec : kSpecs)
+    if (spec.group == Group::Phase && phase == spec.fixed)
+      return spec.shortName;
+  return "";
+}
+
+std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &warnings) {
+  // Phase: any number of the same phase option, but only one phase.
+  std::vector<std::string> phases;
+  for (const std::string &phase : raw.phase)
+    if (std::find(phases.begin(), phases.end(), phase) == phases.end())
+      phases.push_back(phase);
+  if (phases.size() > 1)
+    return std::string("conflicting phase options '") + phaseSpelling(phases[0]) +
+           "' and '" + phaseSpelling(phases[1]) +
+           "': give at most one of -c, -E, -ptx, -cubin, -fatbin, -cuda";
+  if (!phases.empty()) {
+    const std::string &phase = phases[0];
+    o.phase = phase == "compile"      ? Phase::Compile
+              : phase == "preprocess" ? Phase::Preprocess
+              : phase == "ptx"        ? Phase::Ptx
+              : phase == "cubin"      ? Phase::Cubin
+              : phase == "fatbin"     ? Phase::Fatbin
+                                      : Phase::Cuda;
+  }
+
+  o.inputs = raw.inputs;
+  if (auto v = lastValue(raw.output, "output-file", warnings)) {
+    if (v->empty())
+      return "option '-o' expects a file name";
+    o.output = *v;
+  }
+  o.language = lastValue(raw.language, "x", warnings);
+
+  o.includeDirs = raw.includePath;
+  o.systemIncludeDirs = raw.systemInclude;
+  o.preIncludes = raw.preInclude;
+  o.macros = raw.macro;
+  if (auto v = lastValue(raw.std, "std", warnings))
+    o.std = *v;
+
+  if (auto v = lastValue(raw.optimize, "optimize", warnings)) {
+    o.hostOptLevel = static_cast<unsigned>(std::stoul(*v));
+    o.optLevelGiven = true;
+  }
+  o.debug = raw.debug > 0;
+  o.lineInfo = raw.lineInfo > 0;
+
+  o.libDirs = raw.libraryPath;
+  o.libs = raw.library;
+  if (auto v = lastValue(raw.cudart, "cudart", warnings))
+    o.cudart = *v == "none" ? CudartKind::None
+               : *v == "shared" ? CudartKind::Shared
+                                : CudartKind::Static;
+
+  o.xcompiler = raw.xcompiler;
+  o.xptxas = raw.xptxas;
+  o.xlinker = raw.xlinker;
+
+  o.keep = raw.keep > 0;
+  if (auto v = lastValue(raw.keepDir, "keep-dir", warnings))
+    o.keepDir = *v;
+  o.dryrun = raw.dryrun > 0;
+  o.verbose = raw.verbose > 0;
+  if (auto v = lastValue(raw.cudaPath, "cuda-path", warnings))
+    o.cudaPath = *v;
+  if (auto v = lastValue(raw.ccbin, "compiler-bindir", warnings))
+    o.ccbin = *v;
+
+  o.extendedLambda = raw.extendedLambda > 0;
+  o.relaxedConstexpr = raw.relaxedConstexpr > 0;
+  o.noWarnings = raw.noWarnings > 0;
+  for (const std::string &kind : raw.werror)
+    if (std::find(o.werrorKinds.begin(), o.werrorKinds.end(), kind) == o.werrorKinds.end())
+      o.werrorKinds.push_back(kind);
+  o.warningsAsErrors = std::find(o.werrorKinds.begin(), o.werrorKinds.end(),
+                                 "all-warnings") != o.werrorKinds.end();
+
+  o.showVersion = raw.version > 0;
+  o.showHelp = raw.help > 0;
+  o.listGpuArch = raw.listGpuArch > 0;
+  o.listGpuCode = raw.listGpuCode > 0;
+
+  return buildTargets(raw, o, warnings);
+}
+
+const char *groupTitle(Group group) {
+  switch (group) {
+  case Group::Phase: return "Options for specifying the compilation phase";
+  case Group::Files: return "File and path specifications";
+  case Group::Build: return "Optimization and debug information";
+  case Group::Language: return "Language and warnings";
+  case Group::Passthrough: return "Options for passing options to the tools underneath";
+  case Group::Targets: return "Options for steering GPU code generation";
+  case Group::Driver: return "Driver behaviour";
+  case Group::Info: return "Information";
+  case Group::Hidden: return "";
+  }
+  return "";
+}
+
+} // namespace
+
+ParseResult parseCommandLine(const std::vector<std::string> &args) {
+  ParseResult result;
+  Normalised normalised;
+  result.error = normalise(args, normalised);
+  if (!result.error.empty())
+    return result;
+  Raw raw;
+  result.error = runCli11(normalised, raw);
+  if (!result.error.empty())
+    return result;
+  result.error = buildOptions(raw, result.options, result.warnings);
+  return result;
+}
+
+std::string helpText() {
+  std::ostringstream out;
+  out << "Usage  : mycc [options] <inputfile>...\n";
+  const Group order[] = {Group::Phase,   Group::Files,       Group::Build,
+                         Group::Language, Group::Passthrough, Group::Targets,
+                         Group::Driver,  Group::Info};
+  for (Group group : order) {
+    std::string title = groupTitle(group);
+    out << "\n" << title << "\n" << std::string(title.size(), '=') << "\n";
+    for (const Spec &spec : kSpecs) {
+      if (spec.group != group)
+        continue;
+      std::string left = spec.longName;
+      if (*spec.metavar)
+        left += std::string(" ") + spec.metavar;
+      std::string alias = *spec.shortName ? std::string("(") + spec.shortName + ")" : "";
+      // Columns as wide as the widest entry of each, as in nvcc's help.
+      constexpr std::size_t kLeftWidth = 41, kAliasWidth = 27;
+      out << left << std::string(kLeftWidth - std::min(left.size(), kLeftWidth - 1), ' ')
+          << alias << std::string(kAliasWidth - std::min(alias.size(), kAliasWidth - 1), ' ')
+          << spec.help << "\n";
+    }
+  }
+  return out.str();
+}
+
+} // namespace mycc::driver

@@ -1,0 +1,107 @@
+// The nvcc command line, parsed into a typed model. Parsing knows nvcc's
+// spellings (single-dash long options, `=` and space forms, comma splitting
+// of -Xcompiler/-Xptxas/-Xlinker and of list-valued options); everything after
+// this point works on the model only.
+#pragma once
+
+#include "Targets.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mycc::driver {
+
+// What the invocation stops at (nvcc's "phase" options).
+enum class Phase {
+  Link,       // default: executable
+  Compile,    // -c: host object
+  Preprocess, // -E: preprocessed source on stdout or -o
+  Ptx,        // -ptx: one .ptx per virtual arch
+  Cubin,      // -cubin: one .cubin per real arch
+  Fatbin,     // -fatbin: the fat binary
+  Cuda,       // -cuda: the rewritten host unit (x.cu.cpp.ii)
+};
+
+enum class CudartKind { Static, Shared, None };
+
+// One -gencode pair after expansion: the virtual arch compiled by the front
+// end, and what is embedded from it (cubins for real archs, and/or the PTX).
+struct TargetPair {
+  Target virtualArch;          // compute_XY
+  std::vector<Target> codes;   // sm_XY (cubin) and/or compute_XY (PTX)
+};
+
+struct Options {
+  std::vector<std::string> inputs; // in command-line order
+  std::string output;              // -o, empty if not given
+  Phase phase = Phase::Link;
+  std::optional<std::string> language; // -x cu / c++ / c
+
+  // Targets, after expanding -arch/-code/-gencode and defaults. Each virtual
+  // arch appears once; codes are deduplicated.
+  std::vector<TargetPair> targets;
+
+  // Preprocessor and language.
+  std::vector<std::string> includeDirs;   // -I
+  std::vector<std::string> systemIncludeDirs; // -isystem
+  std::vector<std::string> preIncludes;   // -include
+  std::vector<std::string> macros;        // -D NAME[=VALUE] and -U NAME, in
+                                          // order, as "-DNAME=V" / "-UNAME"
+  std::string std;                        // -std=c++17 → "c++17"
+
+  // Optimisation and debug.
+  unsigned hostOptLevel = 0;  // -O (host; nvcc's default is -O0 for host)
+  bool optLevelGiven = false;
+  bool debug = false;         // -g
+  bool lineInfo = false;      // -lineinfo
+
+  // Link.
+  std::vector<std::string> libDirs; // -L
+  std::vector<std::string> libs;    // -l
+  CudartKind cudart = CudartKind::Static;
+
+  // Pass-through, already split on commas.
+  std::vector<std::string> xcompiler, xptxas, xlinker;
+
+  // Driver behaviour.
+  bool keep = false;
+  std::string keepDir;
+  bool dryrun = false;
+  bool verbose = false;
+  std::string cudaPath; // --cuda-path, else CUDA_PATH, else the build default
+  std::string ccbin;    // -ccbin
+
+  // Language flags.
+  bool extendedLambda = false;
+  bool relaxedConstexpr = false;
+  bool noWarnings = false;   // -w
+  bool warningsAsErrors = false; // -Werror (all-warnings)
+  // Every -Werror kind given (all-warnings, reorder, ...), deduplicated, in
+  // command-line order; plain -Werror counts as all-warnings.
+  std::vector<std::string> werrorKinds;
+
+  // Informational requests: when set, nothing is compiled.
+  bool showVersion = false;
+  bool showHelp = false;
+  bool listGpuArch = false;
+  bool listGpuCode = false;
+};
+
+struct ParseResult {
+  Options options;
+  std::string error; // one line, empty on success
+  // Non-fatal diagnostics (e.g. a single-valued option given twice with
+  // different values: the last one wins, as in nvcc). One line each, without
+  // a prefix; the caller prints them.
+  std::vector<std::string> warnings;
+  explicit operator bool() const { return error.empty(); }
+};
+
+// Parses argv[1..]. Never exits and never prints.
+ParseResult parseCommandLine(const std::vector<std::string> &args);
+
+// nvcc-style help text.
+std::string helpText();
+
+} // namespace mycc::driver

@@ -1,0 +1,56 @@
+// The plan: the typed list of steps one mycc invocation performs. --dryrun
+// prints it, -v prints each step as it runs, --keep keeps its intermediate
+// files, and the executor runs it; all read this one structure.
+#pragma once
+
+#include "Options.h"
+
+#include <string>
+#include <vector>
+
+namespace mycc::driver {
+
+enum class StepKind {
+  PreprocessHost, // .cu → one preprocessed host unit          (in-process)
+  LowerHost,      // host unit → rewritten unit (.cu.cpp.ii)    (in-process)
+  CompileDevice,  // .cu → PTX for one virtual arch             (in-process)
+  Assemble,       // PTX → cubin for one real arch              (ptxas)
+  Bundle,         // cubins + PTX → fat binary                  (in-process)
+  CompileHost,    // rewritten unit + fat binary → host object  (in-process)
+  CompileSource,  // a .c/.cpp input → object                   (host compiler)
+  Link,           // objects → executable                       (host compiler)
+};
+
+const char *stepName(StepKind kind);
+
+struct Step {
+  StepKind kind;
+  std::vector<std::string> inputs;
+  std::string output;
+  Target target;         // CompileDevice: compute_XY; Assemble: sm_XY
+  std::vector<Target> bundled; // Bundle: the images, in container order
+  std::vector<std::string> command; // external tools: the full command line
+  unsigned unit = 0;     // which .cu input the step belongs to
+};
+
+struct Toolkit {
+  std::string cudaPath;
+  std::string ptxas;
+  std::string hostCompiler; // -ccbin or the default
+  std::string runtimeLibrary; // libmycc_rt.a
+};
+
+struct Plan {
+  std::vector<std::string> cuInputs; // one per unit
+  std::vector<Step> steps;
+  std::vector<std::string> temporaries; // removed unless --keep
+  std::string tempDir;
+};
+
+// Builds the plan. `tempDir` is where intermediate files go (the keep
+// directory with --keep). Returns false with a one-line `error` for inputs or
+// option combinations that cannot be planned.
+bool buildPlan(const Options &options, const Toolkit &toolkit,
+               const std::string &tempDir, Plan &plan, std::string &error);
+
+} // namespace mycc::driver

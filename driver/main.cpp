@@ -1,0 +1,134 @@
+// mycc: an nvcc-compatible CUDA compiler driver.
+#include "Executor.h"
+#include "Options.h"
+#include "Plan.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <regex>
+
+using namespace mycc;
+using namespace mycc::driver;
+
+namespace {
+
+// The toolkit version from cuda.h's CUDA_VERSION (e.g. 13000 → "13.0").
+std::string toolkitVersion(const std::string &cudaPath) {
+  auto buffer = llvm::MemoryBuffer::getFile(cudaPath + "/include/cuda.h");
+  if (!buffer) return "unknown";
+  std::string text = (*buffer)->getBuffer().str();
+  std::smatch m;
+  if (!std::regex_search(text, m, std::regex(R"(#define\s+CUDA_VERSION\s+(\d+))")))
+    return "unknown";
+  int v = std::stoi(m[1]);
+  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
+std::string resolveCudaPath(const Options &o) {
+  if (!o.cudaPath.empty()) return o.cudaPath;
+  if (auto env = llvm::sys::Process::GetEnv("CUDA_PATH"); env && !env->empty())
+    return *env;
+  return MYCC_DEFAULT_CUDA_PATH;
+}
+
+std::string runtimeLibrary() {
+  std::string self = llvm::sys::fs::getMainExecutable("mycc", (void *)&runtimeLibrary);
+  llvm::SmallString<256> lib(llvm::sys::path::parent_path(
+      llvm::sys::path::parent_path(self)));
+  llvm::sys::path::append(lib, "lib", "libmycc_rt.a");
+  return std::string(lib);
+}
+
+int error(const std::string &message) {
+  llvm::errs() << "mycc: error: " << message << "\n";
+  return 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  std::vector<std::string> args(argv + 1, argv + argc);
+  ParseResult parsed = parseCommandLine(args);
+  if (!parsed) return error(parsed.error);
+  for (const std::string &warning : parsed.warnings)
+    llvm::errs() << "mycc: warning: " << warning << "\n";
+  Options &o = parsed.options;
+
+  std::string cudaPath = resolveCudaPath(o);
+  if (o.showHelp) {
+    llvm::outs() << helpText();
+    return 0;
+  }
+  if (o.showVersion) {
+    llvm::outs() << "mycc: the mycc CUDA compiler driver\n"
+                 << "mycc version " << MYCC_VERSION << " (LLVM "
+                 << MYCC_LLVM_VERSION << ")\n"
+                 << "Cuda compilation tools, release "
+                 << toolkitVersion(cudaPath) << " (toolkit at " << cudaPath
+                 << ")\n";
+    return 0;
+  }
+  if (o.listGpuArch || o.listGpuCode) {
+    for (const GpuArch &arch : knownArchs()) {
+      if (o.listGpuArch) llvm::outs() << "compute_" << arch.str() << "\n";
+      if (o.listGpuCode) llvm::outs() << "sm_" << arch.str() << "\n";
+    }
+    return 0;
+  }
+
+  if (!llvm::sys::fs::exists(cudaPath + "/include/cuda_runtime.h"))
+    return error("no CUDA toolkit at '" + cudaPath +
+                 "' (set --cuda-path or CUDA_PATH)");
+  Toolkit toolkit;
+  toolkit.cudaPath = cudaPath;
+  toolkit.ptxas = cudaPath + "/bin/ptxas";
+  toolkit.hostCompiler = o.ccbin.empty() ? "g++" : o.ccbin;
+  toolkit.runtimeLibrary = runtimeLibrary();
+
+  std::string tempDir;
+  bool ownTempDir = false;
+  if (o.keep) {
+    tempDir = o.keepDir.empty() ? "." : o.keepDir;
+    if (!o.dryrun)
+      if (std::error_code ec = llvm::sys::fs::create_directories(tempDir))
+        return error("cannot create --keep-dir '" + tempDir + "': " + ec.message());
+  } else if (o.dryrun) {
+    llvm::SmallString<256> dir;
+    llvm::sys::path::system_temp_directory(true, dir);
+    llvm::sys::path::append(dir, "mycc-XXXXXX");
+    tempDir = std::string(dir);
+  } else {
+    llvm::SmallString<256> dir;
+    if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("mycc", dir))
+      return error("cannot create a temporary directory: " + ec.message());
+    tempDir = std::string(dir);
+    ownTempDir = true;
+  }
+
+  Plan plan;
+  std::string planError;
+  if (!buildPlan(o, toolkit, tempDir, plan, planError)) {
+    if (ownTempDir) llvm::sys::fs::remove_directories(tempDir);
+    return error(planError);
+  }
+  if (o.dryrun) {
+    for (const Step &s : plan.steps)
+      llvm::outs() << "#$ " << describeStep(s, o, toolkit) << "\n";
+    return 0;
+  }
+
+  llvm::InitializeAllTargets();
+  llvm::InitializeAllTargetMCs();
+  llvm::InitializeAllAsmPrinters();
+  llvm::InitializeAllAsmParsers();
+  int rc = executePlan(plan, o, toolkit);
+  if (ownTempDir) llvm::sys::fs::remove_directories(tempDir);
+  return rc;
+}

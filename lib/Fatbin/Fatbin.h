@@ -1,0 +1,50 @@
+// NVIDIA's fat binary container: writer and reader. The layout is documented
+// in docs/fatbin.md. No LLVM and no CUDA dependency: the driver writes it and
+// the runtime reads it.
+#pragma once
+
+#include "Targets.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mycc {
+
+enum class ImageKind : uint16_t { Ptx = 1, Elf = 2, LtoIr = 8 };
+
+struct FatbinImage {
+  ImageKind kind = ImageKind::Elf;
+  GpuArch arch;           // suffix recorded through the entry flags
+  std::string payload;    // cubin bytes or PTX text (without trailing NUL)
+  uint16_t versionMajor = 0; // ELF: 1; PTX: ISA major (from .version)
+  uint16_t versionMinor = 0; // ELF: EI_ABIVERSION; PTX: ISA minor
+  std::string options;    // PTX: ptxas options for the driver's JIT
+  std::string ident;      // optional identifier (source file name)
+  bool debug = false;
+  // Filled in by the reader only.
+  uint64_t flags = 0;
+  enum class Compression { None, Lz4, Zstd } compression = Compression::None;
+  uint64_t storedSize = 0; // payload bytes as stored in the container
+  uint64_t uncompressedSize = 0; // compressed entries: size once decoded
+};
+
+// Builds one container holding every image, in the given order. Versions of
+// ELF and PTX entries are derived from the payload when left at 0.
+std::vector<uint8_t> writeFatbin(const std::vector<FatbinImage> &images);
+
+struct FatbinReadResult {
+  std::vector<FatbinImage> images;
+  std::string error; // empty on success
+  explicit operator bool() const { return error.empty(); }
+};
+
+// Reads one container (the first at `data`). Compressed payloads are left as
+// stored and marked in `compression` unless the reader was built with the
+// matching library.
+FatbinReadResult readFatbin(const uint8_t *data, std::size_t size);
+
+// Size of the container at `data` (header + entries), or 0 if it is not one.
+std::size_t fatbinContainerSize(const uint8_t *data, std::size_t size);
+
+} // namespace mycc

@@ -1,0 +1,192 @@
+#include "Frontend.h"
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Driver/Compilation.h"
+#include "clang/Driver/Driver.h"
+#include "clang/Driver/Job.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+
+namespace mycc::frontend {
+namespace {
+
+// Options both sides share: what the user passed, plus nvcc's conventions.
+void addCommonDriverArgs(const SourceOptions &o, std::vector<std::string> &a) {
+  a.push_back("--cuda-path=" + o.cudaPath);
+  // nvcc.profile adds the toolkit's CCCL (Thrust, CUB, libcu++) directory.
+  a.push_back("-isystem");
+  a.push_back(o.cudaPath + "/include/cccl");
+  // Clang 22 knows CUDA up to 12.9; CUDA 13's headers work with it.
+  a.push_back("-Wno-unknown-cuda-version");
+  for (const auto &d : o.includeDirs) a.push_back("-I" + d);
+  for (const auto &d : o.systemIncludeDirs) {
+    a.push_back("-isystem");
+    a.push_back(d);
+  }
+  for (const auto &m : o.macros) a.push_back(m);
+  for (const auto &f : o.preIncludes) {
+    a.push_back("-include");
+    a.push_back(f);
+  }
+  if (!o.std.empty()) a.push_back("-std=" + o.std);
+  if (o.noWarnings) a.push_back("-w");
+  if (o.warningsAsErrors) a.push_back("-Werror");
+}
+
+// Runs Clang's driver on `driverArgs` and returns the arguments of its first
+// cc1 job.
+bool cc1FromDriver(const std::vector<std::string> &driverArgs,
+                   std::vector<std::string> &cc1, std::string &error) {
+  std::string diagText;
+  llvm::raw_string_ostream diagStream(diagText);
+  clang::DiagnosticOptions diagOpts;
+  auto *printer = new clang::TextDiagnosticPrinter(diagStream, diagOpts);
+  clang::DiagnosticsEngine diags(
+      llvm::makeIntrusiveRefCnt<clang::DiagnosticIDs>(), diagOpts, printer);
+  clang::driver::Driver driver(MYCC_CLANG_EXECUTABLE,
+                               llvm::sys::getDefaultTargetTriple(), diags);
+  driver.setCheckInputsExist(false);
+
+  std::vector<const char *> argv{MYCC_CLANG_EXECUTABLE};
+  for (const auto &s : driverArgs) argv.push_back(s.c_str());
+  std::unique_ptr<clang::driver::Compilation> compilation(
+      driver.BuildCompilation(argv));
+  if (!compilation || diags.hasErrorOccurred()) {
+    diagStream.flush();
+    error = llvm::StringRef(diagText).trim().str();
+    if (error.empty()) error = "clang's driver rejected the options";
+    // Drop clang's "clang: error: " prefix: mycc adds its own.
+    llvm::StringRef e(error);
+    if (e.consume_front("clang: error: ")) error = e.str();
+    return false;
+  }
+  for (const auto &job : compilation->getJobs()) {
+    const auto &args = job.getArguments();
+    if (!args.empty() && llvm::StringRef(args[0]) == "-cc1") {
+      cc1.assign(args.begin() + 1, args.end());
+      return true;
+    }
+  }
+  error = "clang's driver produced no compile job";
+  return false;
+}
+
+void addHostArgs(const SourceOptions &o, std::vector<std::string> &a) {
+  a.push_back("--cuda-host-only");
+  for (const auto &arch : o.gpuArchs) a.push_back("--cuda-gpu-arch=" + arch);
+  a.push_back("-O" + std::to_string(o.hostOptLevel));
+  if (o.hostDebug) a.push_back("-g");
+  for (const auto &f : o.hostCompilerFlags) a.push_back(f);
+}
+
+} // namespace
+
+bool Invocations::hostPreprocess(const SourceOptions &o,
+                                 const std::string &input,
+                                 std::vector<std::string> &cc1,
+                                 std::string &error) {
+  std::vector<std::string> a{"-x", "cuda", "-E"};
+  addCommonDriverArgs(o, a);
+  addHostArgs(o, a);
+  a.push_back(input);
+  return cc1FromDriver(a, cc1, error);
+}
+
+bool Invocations::hostCompile(const SourceOptions &o, const std::string &input,
+                              std::vector<std::string> &cc1,
+                              std::string &error) {
+  // The unit is already preprocessed: no includes, macros or -include.
+  std::vector<std::string> a{"-x", "cuda-cpp-output", "-c",
+                             "--cuda-path=" + o.cudaPath,
+                             "-Wno-unknown-cuda-version"};
+  if (!o.std.empty()) a.push_back("-std=" + o.std);
+  if (o.noWarnings) a.push_back("-w");
+  if (o.warningsAsErrors) a.push_back("-Werror");
+  addHostArgs(o, a);
+  a.push_back(input);
+  return cc1FromDriver(a, cc1, error);
+}
+
+bool Invocations::device(const SourceOptions &o, const std::string &input,
+                         const std::string &gpuArch,
+                         std::vector<std::string> &cc1, std::string &error) {
+  std::vector<std::string> a{"-x", "cuda", "-S", "--cuda-device-only",
+                             "--cuda-gpu-arch=" + gpuArch};
+  addCommonDriverArgs(o, a);
+  // Device code is optimised by default, as with nvcc; mycc runs the LLVM
+  // pipeline itself, so the front end only needs to produce optimisable IR.
+  a.push_back("-O3");
+  if (o.deviceLineInfo) a.push_back("-gline-tables-only");
+  // __CUDA_ARCH_LIST__ names every arch of the build, as nvcc sets it.
+  std::string list;
+  for (const auto &arch : o.gpuArchs) {
+    llvm::StringRef n(arch);
+    n.consume_front("sm_");
+    unsigned v = 0;
+    n.take_while(llvm::isDigit).getAsInteger(10, v);
+    if (!list.empty()) list += ",";
+    list += std::to_string(v * 10);
+  }
+  a.push_back(input);
+  if (!cc1FromDriver(a, cc1, error)) return false;
+  // Clang's driver lists only the one arch; nvcc lists them all.
+  for (auto &arg : cc1)
+    if (llvm::StringRef(arg).starts_with("-D__CUDA_ARCH_LIST__="))
+      arg = "-D__CUDA_ARCH_LIST__=" + list;
+  return true;
+}
+
+std::unique_ptr<clang::CompilerInstance>
+createCompilerInstance(const std::vector<std::string> &cc1,
+                       const std::vector<InMemoryFile> &inMemoryInputs,
+                       std::string &error, llvm::raw_ostream *diagnostics) {
+  auto instance = std::make_unique<clang::CompilerInstance>();
+  instance->createDiagnostics();
+  std::vector<const char *> argv;
+  for (const auto &s : cc1) argv.push_back(s.c_str());
+  if (!clang::CompilerInvocation::CreateFromArgs(
+          instance->getInvocation(), argv, instance->getDiagnostics(),
+          MYCC_CLANG_EXECUTABLE)) {
+    error = "invalid compiler invocation";
+    return nullptr;
+  }
+  // One line per diagnostic, and no "N errors generated" trailer.
+  instance->getDiagnosticOpts().ShowCarets = false;
+  instance->createDiagnostics(new clang::TextDiagnosticPrinter(
+      diagnostics ? *diagnostics : llvm::errs(), instance->getDiagnosticOpts()));
+  for (const auto &f : inMemoryInputs)
+    instance->getPreprocessorOpts().addRemappedFile(
+        f.name,
+        llvm::MemoryBuffer::getMemBufferCopy(f.text, f.name).release());
+  return instance;
+}
+
+std::string formatCommand(const std::string &tool,
+                          const std::vector<std::string> &args) {
+  std::string out = tool;
+  for (const auto &a : args) {
+    out += ' ';
+    bool plain = !a.empty() && a.find_first_of(" \t\"'\\$`*?[]{}()<>|&;") ==
+                                   std::string::npos;
+    if (plain) {
+      out += a;
+    } else {
+      out += '"';
+      for (char c : a) {
+        if (c == '"' || c == '\\' || c == '$' || c == '`') out += '\\';
+        out += c;
+      }
+      out += '"';
+    }
+  }
+  return out;
+}
+
+} // namespace mycc::frontend

@@ -1,0 +1,71 @@
+// Clang invocations for CUDA: which cc1 arguments mycc runs for the host and
+// the device side of a .cu file. Clang's own driver library computes them, so
+// toolkit discovery, the CUDA wrapper headers, libdevice and the predefined
+// macros are exactly clang's; mycc adds nvcc's conventions on top (the
+// toolkit's cccl include directory, the options users pass to nvcc).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class raw_ostream;
+}
+namespace clang {
+class CompilerInstance;
+}
+
+namespace mycc::frontend {
+
+// What the user asked for that shapes how a .cu file is parsed.
+struct SourceOptions {
+  std::string cudaPath;
+  std::vector<std::string> includeDirs, systemIncludeDirs, preIncludes;
+  std::vector<std::string> macros;  // "-DNAME=V" / "-UNAME", in order
+  std::string std;                  // "c++17", empty for the default
+  std::vector<std::string> gpuArchs; // every virtual arch of the build, "sm_80"
+                                     // form, for __CUDA_ARCH_LIST__
+  unsigned hostOptLevel = 0;
+  bool hostDebug = false;   // -g
+  bool deviceLineInfo = false; // -lineinfo
+  bool noWarnings = false;
+  bool warningsAsErrors = false;
+  std::vector<std::string> hostCompilerFlags; // -Xcompiler, for the host side
+};
+
+// cc1 arguments (without "-cc1") for each job mycc runs in-process. Each
+// returns false and sets `error` when Clang's driver rejects the options.
+struct Invocations {
+  // Host side, preprocessing the .cu into one translation unit.
+  static bool hostPreprocess(const SourceOptions &, const std::string &input,
+                             std::vector<std::string> &cc1, std::string &error);
+  // Host side, parsing/compiling an already preprocessed unit (`input` is
+  // the name it is known by; its text is supplied in memory).
+  static bool hostCompile(const SourceOptions &, const std::string &input,
+                          std::vector<std::string> &cc1, std::string &error);
+  // Device side for one virtual arch ("sm_80", "sm_90a"): the .cu to LLVM IR.
+  static bool device(const SourceOptions &, const std::string &input,
+                     const std::string &gpuArch, std::vector<std::string> &cc1,
+                     std::string &error);
+};
+
+// A compiler instance for cc1 arguments. Diagnostics are one line each
+// (file:line:col: error: message) and go to `diagnostics`, stderr by default.
+// `inMemoryInputs` maps file names used in the arguments to buffers that
+// replace them.
+struct InMemoryFile {
+  std::string name;
+  std::string text;
+};
+std::unique_ptr<clang::CompilerInstance>
+createCompilerInstance(const std::vector<std::string> &cc1,
+                       const std::vector<InMemoryFile> &inMemoryInputs,
+                       std::string &error,
+                       llvm::raw_ostream *diagnostics = nullptr);
+
+// Prints a cc1 command line, for -v and --dryrun.
+std::string formatCommand(const std::string &tool,
+                          const std::vector<std::string> &args);
+
+} // namespace mycc::frontend

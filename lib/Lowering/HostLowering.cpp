@@ -1,0 +1,359 @@
+#include "HostLowering.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Mangle.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Rewrite/Core/Rewriter.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "../../runtime/mycc_abi.h"
+
+#include <set>
+
+namespace mycc::lowering {
+namespace {
+
+using namespace clang;
+
+// The runtime interface, pasted at the top of every rewritten unit. The unit
+// is already preprocessed, so the header's directives are dropped.
+std::string abiPrelude() {
+  static const char *text =
+#include "AbiText.inc"
+      ;
+  std::string out = "// mycc: runtime interface (runtime/mycc_abi.h)\n";
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(text).split(lines, '\n');
+  for (llvm::StringRef line : lines)
+    if (!line.ltrim().starts_with("#")) out += line.str() + "\n";
+  return out;
+}
+
+struct KernelEntry {
+  std::string symbol; // mangled; the same on host and device
+};
+
+struct VarEntry {
+  std::string hostExpr;   // qualified name of the shadow
+  std::string deviceName; // mangled device-side symbol
+  bool isConstant = false;
+};
+
+class Lowerer : public RecursiveASTVisitor<Lowerer> {
+public:
+  Lowerer(ASTContext &ctx, Rewriter &rw)
+      : ctx(ctx), sm(ctx.getSourceManager()), rw(rw),
+        mangler(ctx.createMangleContext()) {}
+
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool shouldVisitImplicitCode() const { return false; }
+
+  bool VisitFunctionDecl(FunctionDecl *fd) {
+    if (!fd->hasAttr<CUDAGlobalAttr>()) return true;
+    rewriteKernelAttrs(fd);
+    if (fd->doesThisDeclarationHaveABody() && inMainFile(fd->getLocation()))
+      rewriteKernelBody(fd);
+    if (fd->isThisDeclarationADefinition()) collectKernel(fd);
+    return true;
+  }
+
+  bool VisitVarDecl(VarDecl *vd) {
+    if (!(vd->hasAttr<CUDADeviceAttr>() || vd->hasAttr<CUDAConstantAttr>()) ||
+        vd->hasAttr<CUDASharedAttr>() || isa<ParmVarDecl>(vd) ||
+        !vd->getDeclContext()->isFileContext() || vd->isStaticDataMember() ||
+        vd->getDescribedVarTemplate() ||
+        isa<VarTemplateSpecializationDecl>(vd) ||
+        sm.isInSystemHeader(vd->getLocation()))
+      return true;
+    // Declarations without a definition here stay device declarations: in
+    // whole-program mode there is nothing to register for them.
+    const VarDecl *def = vd->getDefinition();
+    if (!def) return true;
+    for (Attr *a : vd->attrs())
+      if ((isa<CUDADeviceAttr>(a) || isa<CUDAConstantAttr>(a)) &&
+          !a->isImplicit())
+        replaceAttr(a, "");
+    // A shadow is private to its unit, as with nvcc: two units may each define
+    // a device variable of the same name.
+    if (vd->isFirstDecl() && vd->getStorageClass() == SC_None &&
+        !vd->isExternC() && inMainFile(vd->getBeginLoc()))
+      rw.InsertTextBefore(vd->getBeginLoc(), "static ");
+    if (vd == def) {
+      VarEntry e;
+      e.hostExpr = qualifiedName(vd);
+      e.deviceName = mangledName(GlobalDecl(vd));
+      e.isConstant = vd->hasAttr<CUDAConstantAttr>();
+      vars.push_back(std::move(e));
+    }
+    return true;
+  }
+
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *call) {
+    const CallExpr *config = call->getConfig();
+    SourceLocation open = config->getBeginLoc();   // "<<<"
+    SourceLocation close = config->getRParenLoc(); // ">>>"
+    SourceLocation calleeBegin = call->getCallee()->getBeginLoc();
+    SourceLocation end = call->getRParenLoc();
+    if (!open.isFileID() || !close.isFileID() || !calleeBegin.isFileID() ||
+        !end.isFileID()) {
+      unsupported(call->getBeginLoc(), "kernel launch inside a macro expansion");
+      return true;
+    }
+    std::string args = rw.getRewrittenText(
+        CharSourceRange::getCharRange(open.getLocWithOffset(3), close));
+    // nvcc's lowering: the configuration is pushed first; a failed push skips
+    // the launch.
+    rw.InsertTextBefore(calleeBegin,
+                        "(__cudaPushCallConfiguration(" + args + ") ? (void)0 : ");
+    rw.RemoveText(CharSourceRange::getCharRange(open, close.getLocWithOffset(3)));
+    rw.InsertTextAfterToken(end, ")");
+    return true;
+  }
+
+  std::string registrationTable(const std::string &sourceName) {
+    std::string out;
+    llvm::raw_string_ostream os(out);
+    os << "\n// mycc: registration table\n";
+    os << "extern \"C\" const char " << kFatbinWrapperSymbol
+       << "[] __attribute__((visibility(\"hidden\")));\n";
+    // Kernels are referenced by their symbol: template specialisations on
+    // lambda or local types have no spelling, but they have a mangled name.
+    for (size_t i = 0; i < kernels.size(); ++i)
+      os << "extern \"C\" void __mycc_kernel_" << i << "(void) __asm__(\""
+         << kernels[i].symbol << "\");\n";
+    os << "static const struct __mycc_kernel_entry __mycc_kernels[] = {\n";
+    for (size_t i = 0; i < kernels.size(); ++i)
+      os << "  {(const void *)&__mycc_kernel_" << i << ", \""
+         << kernels[i].symbol << "\"},\n";
+    os << "  {0, 0}\n};\n";
+    os << "static const struct __mycc_var_entry __mycc_vars[] = {\n";
+    for (const auto &v : vars)
+      os << "  {(void *)&" << v.hostExpr << ", \"" << v.deviceName
+         << "\", sizeof(" << v.hostExpr << "), " << (v.isConstant ? 1 : 0)
+         << "},\n";
+    os << "  {0, 0, 0, 0}\n};\n";
+    os << "static const struct __mycc_module_desc __mycc_module = {"
+       << MYCC_ABI_VERSION << ", " << kFatbinWrapperSymbol
+       << ", __mycc_kernels, " << kernels.size() << ", __mycc_vars, "
+       << vars.size() << ", \"";
+    os.write_escaped(sourceName);
+    os << "\"};\n";
+    os << "__attribute__((constructor)) static void __mycc_register(void) {\n"
+          "  __mycc_register_module(&__mycc_module);\n}\n";
+    return out;
+  }
+
+  // Template kernels: the specialisations this unit instantiates.
+  void collectSpecializations() {
+    for (FunctionTemplateDecl *ftd : kernelTemplates)
+      for (FunctionDecl *spec : ftd->specializations()) {
+        auto kind = spec->getTemplateSpecializationKind();
+        bool emitted = (kind == TSK_ImplicitInstantiation && spec->isUsed()) ||
+                       kind == TSK_ExplicitInstantiationDefinition;
+        if (emitted) addKernel(spec);
+      }
+  }
+
+  unsigned numKernels() const { return kernels.size(); }
+  unsigned numVars() const { return vars.size(); }
+  bool failed() const { return hadError; }
+
+private:
+  bool inMainFile(SourceLocation loc) const {
+    return loc.isValid() && loc.isFileID() &&
+           sm.getFileID(loc) == sm.getMainFileID();
+  }
+
+  void unsupported(SourceLocation loc, llvm::StringRef what) {
+    auto &diags = ctx.getDiagnostics();
+    unsigned id = diags.getCustomDiagID(DiagnosticsEngine::Error,
+                                        "mycc does not support %0 yet");
+    diags.Report(loc, id) << what;
+    hadError = true;
+  }
+
+  // Replaces the attribute's name (and arguments) inside its
+  // __attribute__((...)) with `text`; an empty __attribute__(()) is valid.
+  void replaceAttr(const Attr *a, llvm::StringRef text) {
+    SourceRange r = a->getRange();
+    if (!inMainFile(r.getBegin()) || !r.getEnd().isFileID()) return;
+    rw.ReplaceText(CharSourceRange::getTokenRange(r), text);
+  }
+
+  void rewriteKernelAttrs(FunctionDecl *fd) {
+    for (Attr *a : fd->attrs()) {
+      if (a->isImplicit()) continue;
+      if (isa<CUDAGlobalAttr>(a)) {
+        // A non-template stub is kept even when nothing on the host refers
+        // to it: the registration table names it by symbol.
+        bool keep = !fd->getDescribedFunctionTemplate() &&
+                    !fd->isFunctionTemplateSpecialization();
+        replaceAttr(a, keep ? "host, used" : "host");
+      } else if (isa<CUDALaunchBoundsAttr>(a) || isa<CUDAClusterDimsAttr>(a)) {
+        replaceAttr(a, ""); // device-only properties
+      }
+    }
+    for (ParmVarDecl *p : fd->parameters())
+      for (Attr *a : p->attrs())
+        if (isa<CUDAGridConstantAttr>(a) && !a->isImplicit()) replaceAttr(a, "");
+  }
+
+  void rewriteKernelBody(FunctionDecl *fd) {
+    // Parameters need names for the stub to pass their addresses.
+    std::vector<std::string> names;
+    for (unsigned i = 0; i < fd->getNumParams(); ++i) {
+      ParmVarDecl *p = fd->getParamDecl(i);
+      std::string name = p->getName().str();
+      if (name.empty()) {
+        name = "__mycc_p" + std::to_string(i);
+        if (inMainFile(p->getLocation()))
+          rw.InsertTextBefore(p->getLocation(), " " + name);
+      }
+      names.push_back(name + (p->isParameterPack() ? "..." : ""));
+    }
+    std::string self = "&" + fd->getNameAsString();
+    if (FunctionTemplateDecl *ftd = fd->getDescribedFunctionTemplate()) {
+      self += "<";
+      TemplateParameterList *tpl = ftd->getTemplateParameters();
+      for (unsigned i = 0; i < tpl->size(); ++i) {
+        NamedDecl *tp = tpl->getParam(i);
+        std::string name = tp->getName().str();
+        if (name.empty()) {
+          name = "__mycc_t" + std::to_string(i);
+          if (inMainFile(tp->getLocation()))
+            rw.InsertTextBefore(tp->getLocation(), " " + name);
+        }
+        if (i) self += ", ";
+        self += name + (tp->isParameterPack() ? "..." : "");
+      }
+      self += ">";
+    } else if (const auto *written = fd->getTemplateSpecializationArgsAsWritten()) {
+      self += rw.getRewrittenText(SourceRange(written->LAngleLoc, written->RAngleLoc));
+    }
+    std::string argList = "nullptr", typeList;
+    for (size_t i = 0; i < names.size(); ++i) {
+      bool pack = llvm::StringRef(names[i]).ends_with("...");
+      std::string base = pack ? names[i].substr(0, names[i].size() - 3) : names[i];
+      argList += ", (void *)&" + base + (pack ? "..." : "");
+      if (i) typeList += ", ";
+      typeList += "decltype(" + base + ")" + (pack ? "..." : "");
+    }
+    // The stub passes its own address, the kernel's identity on the host;
+    // the cast picks this overload (and this specialisation) by type.
+    std::string body = "{\n  void *__mycc_args[] = {" + argList +
+                       "};\n  __mycc_launch((const void *)static_cast<void (*)(" +
+                       typeList + ")>(" + self + "), __mycc_args + 1);\n}";
+    rw.ReplaceText(fd->getBody()->getSourceRange(), body);
+  }
+
+  void collectKernel(FunctionDecl *fd) {
+    if (FunctionTemplateDecl *ftd = fd->getDescribedFunctionTemplate()) {
+      kernelTemplates.insert(ftd->getCanonicalDecl());
+      return;
+    }
+    addKernel(fd);
+  }
+
+  void addKernel(FunctionDecl *fd) {
+    std::string symbol =
+        mangledName(GlobalDecl(fd, KernelReferenceKind::Kernel));
+    if (seenKernels.insert(symbol).second) kernels.push_back({symbol});
+  }
+
+  std::string mangledName(GlobalDecl gd) {
+    const auto *nd = cast<NamedDecl>(gd.getDecl());
+    if (!mangler->shouldMangleDeclName(nd)) return nd->getName().str();
+    std::string out;
+    llvm::raw_string_ostream os(out);
+    mangler->mangleName(gd, os);
+    return out;
+  }
+
+  // "::a::b::name": anonymous and inline namespaces are found through their
+  // parent by qualified lookup, so they are skipped.
+  static std::string qualifiedName(const NamedDecl *d) {
+    std::string out = d->getNameAsString();
+    for (const DeclContext *dc = d->getDeclContext(); dc; dc = dc->getParent())
+      if (const auto *ns = dyn_cast<NamespaceDecl>(dc))
+        if (!ns->isAnonymousNamespace() && !ns->isInline())
+          out = ns->getNameAsString() + "::" + out;
+    return "::" + out;
+  }
+
+  ASTContext &ctx;
+  SourceManager &sm;
+  Rewriter &rw;
+  std::unique_ptr<MangleContext> mangler;
+  std::vector<KernelEntry> kernels;
+  std::set<std::string> seenKernels;
+  std::set<FunctionTemplateDecl *> kernelTemplates;
+  std::vector<VarEntry> vars;
+  bool hadError = false;
+};
+
+class LoweringConsumer : public ASTConsumer {
+public:
+  LoweringConsumer(CompilerInstance &ci, const std::string &sourceName,
+                   LoweredUnit &out)
+      : ci(ci), sourceName(sourceName), out(out) {}
+
+  void HandleTranslationUnit(ASTContext &ctx) override {
+    if (ci.getDiagnostics().hasErrorOccurred()) return;
+    Rewriter rw(ctx.getSourceManager(), ctx.getLangOpts());
+    Lowerer lowerer(ctx, rw);
+    lowerer.TraverseDecl(ctx.getTranslationUnitDecl());
+    lowerer.collectSpecializations();
+    if (lowerer.failed()) return;
+    FileID main = ctx.getSourceManager().getMainFileID();
+    rw.InsertTextBefore(ctx.getSourceManager().getLocForStartOfFile(main),
+                        abiPrelude());
+    rw.InsertTextAfter(ctx.getSourceManager().getLocForEndOfFile(main),
+                       lowerer.registrationTable(sourceName));
+    const auto &buffer = rw.getEditBuffer(main);
+    out.text.assign(buffer.begin(), buffer.end());
+    out.kernels = lowerer.numKernels();
+    out.variables = lowerer.numVars();
+  }
+
+private:
+  CompilerInstance &ci;
+  const std::string &sourceName;
+  LoweredUnit &out;
+};
+
+class LoweringAction : public ASTFrontendAction {
+public:
+  LoweringAction(const std::string &sourceName, LoweredUnit &out)
+      : sourceName(sourceName), out(out) {}
+
+protected:
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci,
+                                                 llvm::StringRef) override {
+    return std::make_unique<LoweringConsumer>(ci, sourceName, out);
+  }
+
+private:
+  const std::string &sourceName;
+  LoweredUnit &out;
+};
+
+} // namespace
+
+bool lowerHostUnit(clang::CompilerInstance &instance,
+                   const std::string &sourceName, LoweredUnit &out) {
+  LoweringAction action(sourceName, out);
+  bool ok = instance.ExecuteAction(action);
+  return ok && !instance.getDiagnostics().hasErrorOccurred() &&
+         !out.text.empty();
+}
+
+} // namespace mycc::lowering

@@ -1,0 +1,111 @@
+#include "DeviceCodegen.h"
+
+#include "Frontend.h"
+
+#include "clang/CodeGen/CodeGenAction.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+
+namespace mycc::offload {
+namespace {
+
+llvm::OptimizationLevel passLevel(unsigned level) {
+  switch (level) {
+  case 0: return llvm::OptimizationLevel::O0;
+  case 1: return llvm::OptimizationLevel::O1;
+  case 2: return llvm::OptimizationLevel::O2;
+  default: return llvm::OptimizationLevel::O3;
+  }
+}
+
+llvm::CodeGenOptLevel codegenLevel(unsigned level) {
+  return level == 0 ? llvm::CodeGenOptLevel::None
+                    : llvm::CodeGenOptLevel::Aggressive;
+}
+
+} // namespace
+
+bool compileDeviceToPtx(const std::vector<std::string> &cc1,
+                        const DeviceCodegenOptions &options, std::string &ptx,
+                        std::string &error, llvm::raw_ostream *diagnostics) {
+  auto ci = frontend::createCompilerInstance(cc1, {}, error, diagnostics);
+  if (!ci) return false;
+  // The front end stops at unoptimised IR; the pipeline below is ours.
+  ci->getCodeGenOpts().DisableLLVMPasses = true;
+
+  llvm::LLVMContext context;
+  clang::EmitLLVMOnlyAction action(&context);
+  if (!ci->ExecuteAction(action) || ci->getDiagnostics().hasErrorOccurred()) {
+    error.clear(); // the diagnostics say why
+    return false;
+  }
+  std::unique_ptr<llvm::Module> module = action.takeModule();
+  if (!module) {
+    error = "device compilation produced no module";
+    return false;
+  }
+
+  const auto &targetOpts = ci->getTargetOpts();
+  std::string lookupError;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(module->getTargetTriple(), lookupError);
+  if (!target) {
+    error = "NVPTX target unavailable: " + lookupError;
+    return false;
+  }
+  llvm::TargetOptions machineOpts;
+  // nvcc contracts a*b+c into fma by default (--fmad=true).
+  machineOpts.AllowFPOpFusion = llvm::FPOpFusion::Fast;
+  std::string features = llvm::join(targetOpts.Features, ",");
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      module->getTargetTriple(), targetOpts.CPU, features, machineOpts,
+      llvm::Reloc::Static, std::nullopt, codegenLevel(options.optLevel)));
+  module->setDataLayout(machine->createDataLayout());
+
+  {
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PipelineTuningOptions tuning;
+    tuning.LoopVectorization = options.optLevel > 1;
+    tuning.SLPVectorization = options.optLevel > 1;
+    // The NVPTX target adds its own passes (NVVMReflect for libdevice, address
+    // space inference) through the pass builder callbacks.
+    llvm::PassBuilder builder(machine.get(), tuning);
+    builder.registerModuleAnalyses(mam);
+    builder.registerCGSCCAnalyses(cgam);
+    builder.registerFunctionAnalyses(fam);
+    builder.registerLoopAnalyses(lam);
+    builder.crossRegisterProxies(lam, fam, cgam, mam);
+    llvm::ModulePassManager pipeline =
+        options.optLevel == 0
+            ? builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
+            : builder.buildPerModuleDefaultPipeline(passLevel(options.optLevel));
+    pipeline.run(*module, mam);
+  }
+  if (llvm::verifyModule(*module, &llvm::errs())) {
+    error = "internal error: invalid device IR after optimisation";
+    return false;
+  }
+
+  llvm::raw_string_ostream out(ptx);
+  llvm::buffer_ostream buffered(out);
+  llvm::legacy::PassManager codegen;
+  if (machine->addPassesToEmitFile(codegen, buffered, nullptr,
+                                   llvm::CodeGenFileType::AssemblyFile)) {
+    error = "NVPTX backend cannot emit PTX";
+    return false;
+  }
+  codegen.run(*module);
+  return true;
+}
+
+} // namespace mycc::offload

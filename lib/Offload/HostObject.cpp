@@ -1,0 +1,127 @@
+#include "HostObject.h"
+
+#include "Frontend.h"
+#include "HostLowering.h"
+
+#include "clang/CodeGen/BackendUtil.h"
+#include "clang/CodeGen/CodeGenAction.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mycc::offload {
+
+struct HostUnit::State {
+  llvm::LLVMContext context;
+  std::unique_ptr<clang::CompilerInstance> instance;
+  std::unique_ptr<llvm::Module> module;
+};
+
+HostUnit::HostUnit() : state(std::make_unique<State>()) {}
+HostUnit::~HostUnit() = default;
+
+std::unique_ptr<HostUnit> HostUnit::generate(const std::vector<std::string> &cc1,
+                                             const std::string &unitName,
+                                             const std::string &unitText,
+                                             std::string &error) {
+  std::unique_ptr<HostUnit> unit(new HostUnit());
+  State &s = *unit->state;
+  s.instance =
+      frontend::createCompilerInstance(cc1, {{unitName, unitText}}, error);
+  if (!s.instance) return nullptr;
+  // Optimisation runs once, in emitObject, after the fat binary is in.
+  s.instance->getCodeGenOpts().DisableLLVMPasses = true;
+  clang::EmitLLVMOnlyAction action(&s.context);
+  if (!s.instance->ExecuteAction(action) ||
+      s.instance->getDiagnostics().hasErrorOccurred()) {
+    error.clear(); // the diagnostics say why
+    return nullptr;
+  }
+  s.module = action.takeModule();
+  if (!s.module) {
+    error = "host compilation produced no module";
+    return nullptr;
+  }
+  return unit;
+}
+
+namespace {
+
+// What nvcc and clang emit: the container in .nv_fatbin and a wrapper
+// {magic, version 1, data, NULL} in .nvFatBinSegment, where cuobjdump and the
+// CUDA runtime look for it.
+bool embedFatbin(llvm::Module &module, const std::vector<uint8_t> &fatbin,
+                 std::string &error) {
+  llvm::LLVMContext &ctx = module.getContext();
+  auto *bytes = llvm::ConstantDataArray::get(
+      ctx, llvm::ArrayRef<uint8_t>(fatbin.data(), fatbin.size()));
+  auto *data = new llvm::GlobalVariable(module, bytes->getType(), true,
+                                        llvm::GlobalValue::PrivateLinkage,
+                                        bytes, "__mycc_fatbin_data");
+  data->setSection(".nv_fatbin");
+  data->setAlignment(llvm::Align(8));
+
+  auto *i32 = llvm::Type::getInt32Ty(ctx);
+  auto *ptr = llvm::PointerType::getUnqual(ctx);
+  auto *wrapperType = llvm::StructType::get(ctx, {i32, i32, ptr, ptr});
+  auto *init = llvm::ConstantStruct::get(
+      wrapperType, {llvm::ConstantInt::get(i32, 0x466243b1),
+                    llvm::ConstantInt::get(i32, 1), data,
+                    llvm::ConstantPointerNull::get(ptr)});
+  auto *wrapper = new llvm::GlobalVariable(module, wrapperType, true,
+                                           llvm::GlobalValue::InternalLinkage,
+                                           init, "");
+  wrapper->setSection(".nvFatBinSegment");
+  wrapper->setAlignment(llvm::Align(8));
+  llvm::GlobalVariable *declared =
+      module.getGlobalVariable(lowering::kFatbinWrapperSymbol, true);
+  if (!declared) {
+    error = "internal error: the lowered unit does not reference the fat binary";
+    return false;
+  }
+  wrapper->takeName(declared);
+  declared->replaceAllUsesWith(wrapper);
+  declared->eraseFromParent();
+  return true;
+}
+
+} // namespace
+
+bool HostUnit::emitObject(const std::vector<uint8_t> &fatbin,
+                          const std::string &objectFile, std::string &error) {
+  State &s = *state;
+  if (!embedFatbin(*s.module, fatbin, error)) return false;
+  clang::CodeGenOptions &codegenOpts = s.instance->getCodeGenOpts();
+  codegenOpts.DisableLLVMPasses = false;
+
+  std::string temp = objectFile + ".tmp";
+  std::error_code ec;
+  auto out = std::make_unique<llvm::raw_fd_ostream>(temp, ec,
+                                                    llvm::sys::fs::OF_None);
+  if (ec) {
+    error = "cannot write " + objectFile + ": " + ec.message();
+    return false;
+  }
+  clang::emitBackendOutput(*s.instance, codegenOpts,
+                           s.module->getDataLayoutStr(), s.module.get(),
+                           clang::Backend_EmitObj,
+                           s.instance->getVirtualFileSystemPtr(),
+                           std::move(out));
+  if (s.instance->getDiagnostics().hasErrorOccurred()) {
+    llvm::sys::fs::remove(temp);
+    error = "host code generation failed";
+    return false;
+  }
+  if ((ec = llvm::sys::fs::rename(temp, objectFile))) {
+    llvm::sys::fs::remove(temp);
+    error = "cannot write " + objectFile + ": " + ec.message();
+    return false;
+  }
+  return true;
+}
+
+} // namespace mycc::offload

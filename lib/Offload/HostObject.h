@@ -1,0 +1,34 @@
+// The host object of a .cu file: the lowered host unit compiled in-process
+// by Clang, with the fat binary embedded where NVIDIA's tools look for it
+// (.nv_fatbin, and the __fatBinC_Wrapper_t in .nvFatBinSegment).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mycc::offload {
+
+class HostUnit {
+public:
+  // Compiles the lowered unit (`unitText`, known as `unitName`) to LLVM IR.
+  // Runs while the device side is still compiling.
+  static std::unique_ptr<HostUnit> generate(const std::vector<std::string> &cc1,
+                                            const std::string &unitName,
+                                            const std::string &unitText,
+                                            std::string &error);
+  ~HostUnit();
+
+  // Embeds the fat binary, optimises and writes the object to `objectFile`
+  // (through a temporary file, so a failure leaves no partial output).
+  bool emitObject(const std::vector<uint8_t> &fatbin,
+                  const std::string &objectFile, std::string &error);
+
+private:
+  HostUnit();
+  struct State;
+  std::unique_ptr<State> state;
+};
+
+} // namespace mycc::offload

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what mycc builds with, from Debian's packages: LLVM/Clang 22,
+# CLI11, GoogleTest, CMake and Ninja. The CUDA 13 toolkit must already be
+# installed (CUDA_PATH, nvcc on PATH, or /usr/local/cuda).
+set -euo pipefail
+
+packages=(llvm-22-dev libclang-22-dev clang-22 llvm-22-tools libcli11-dev
+          libgtest-dev cmake ninja-build)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [[ $(id -u) -ne 0 ]] && sudo="sudo"
+  echo "install-deps: installing ${missing[*]}"
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}"
+fi
+
+cuda="${CUDA_PATH:-}"
+if [[ -z "$cuda" ]] && command -v nvcc >/dev/null; then
+  cuda="$(dirname "$(dirname "$(readlink -f "$(command -v nvcc)")")")"
+fi
+cuda="${cuda:-/usr/local/cuda}"
+if [[ ! -f "$cuda/include/cuda_runtime.h" || ! -x "$cuda/bin/ptxas" ]]; then
+  echo "install-deps: no CUDA toolkit found (looked at '$cuda'); install CUDA 13 and set CUDA_PATH" >&2
+  exit 1
+fi

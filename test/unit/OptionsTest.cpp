@@ -1,0 +1,758 @@
+#include "Options.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+using namespace mycc;
+using namespace mycc::driver;
+
+namespace {
+
+using Strings = std::vector<std::string>;
+
+ParseResult parse(std::initializer_list<std::string> args) {
+  return parseCommandLine(Strings(args));
+}
+
+// Parses and requires success.
+Options ok(std::initializer_list<std::string> args) {
+  ParseResult result = parse(args);
+  EXPECT_TRUE(result) << result.error;
+  return result.options;
+}
+
+// Parses and requires failure; returns the error.
+std::string fails(std::initializer_list<std::string> args) {
+  ParseResult result = parse(args);
+  EXPECT_FALSE(result) << "expected an error";
+  EXPECT_EQ(result.error.find('\n'), std::string::npos) << result.error;
+  EXPECT_NE(result.error.rfind("mycc", 0), 0u) << result.error;
+  return result.error;
+}
+
+bool contains(const std::string &text, const std::string &part) {
+  return text.find(part) != std::string::npos;
+}
+
+// "compute_80:sm_80,compute_80;compute_90:sm_90"
+std::string targets(const Options &options) {
+  std::string text;
+  for (const TargetPair &pair : options.targets) {
+    if (!text.empty())
+      text += ";";
+    text += pair.virtualArch.str() + ":";
+    for (std::size_t i = 0; i < pair.codes.size(); ++i)
+      text += (i ? "," : "") + pair.codes[i].str();
+  }
+  return text;
+}
+
+std::string targets(std::initializer_list<std::string> args) {
+  return targets(ok(args));
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Defaults and inputs
+//===----------------------------------------------------------------------===//
+
+TEST(Options, Defaults) {
+  ParseResult result = parse({"x.cu"});
+  ASSERT_TRUE(result) << result.error;
+  const Options &o = result.options;
+  EXPECT_EQ(o.inputs, Strings{"x.cu"});
+  EXPECT_EQ(o.output, "");
+  EXPECT_EQ(o.phase, Phase::Link);
+  EXPECT_FALSE(o.language);
+  EXPECT_EQ(targets(o), "compute_75:sm_75,compute_75");
+  EXPECT_EQ(kDefaultSm, 75u);
+  EXPECT_TRUE(o.includeDirs.empty());
+  EXPECT_TRUE(o.macros.empty());
+  EXPECT_EQ(o.std, "");
+  EXPECT_EQ(o.hostOptLevel, 0u);
+  EXPECT_FALSE(o.optLevelGiven);
+  EXPECT_FALSE(o.debug);
+  EXPECT_FALSE(o.lineInfo);
+  EXPECT_EQ(o.cudart, CudartKind::Static);
+  EXPECT_TRUE(o.xcompiler.empty() && o.xptxas.empty() && o.xlinker.empty());
+  EXPECT_FALSE(o.keep);
+  EXPECT_EQ(o.keepDir, "");
+  EXPECT_FALSE(o.dryrun);
+  EXPECT_FALSE(o.verbose);
+  EXPECT_EQ(o.cudaPath, "");
+  EXPECT_EQ(o.ccbin, "");
+  EXPECT_FALSE(o.extendedLambda || o.relaxedConstexpr || o.noWarnings ||
+               o.warningsAsErrors);
+  EXPECT_TRUE(o.werrorKinds.empty());
+  EXPECT_FALSE(o.showVersion || o.showHelp || o.listGpuArch || o.listGpuCode);
+  EXPECT_TRUE(result.warnings.empty());
+}
+
+TEST(Options, EmptyCommandLine) {
+  Options o = ok({});
+  EXPECT_TRUE(o.inputs.empty());
+  EXPECT_EQ(targets(o), "compute_75:sm_75,compute_75");
+}
+
+TEST(Options, InputsKeepOrderAroundOptions) {
+  Options o = ok({"a.cu", "-c", "b.cpp", "-o", "out.o", "c.o", "-"});
+  EXPECT_EQ(o.inputs, (Strings{"a.cu", "b.cpp", "c.o", "-"}));
+  EXPECT_EQ(o.output, "out.o");
+}
+
+TEST(Options, CudaPathIsNotTakenFromEnvironment) {
+  ::setenv("CUDA_PATH", "/from/env", 1);
+  Options o = ok({"x.cu"});
+  ::unsetenv("CUDA_PATH");
+  EXPECT_EQ(o.cudaPath, "");
+}
+
+//===----------------------------------------------------------------------===//
+// Output and phases
+//===----------------------------------------------------------------------===//
+
+TEST(Options, OutputFileSpellings) {
+  EXPECT_EQ(ok({"-o", "a.out"}).output, "a.out");
+  EXPECT_EQ(ok({"-o=b.out"}).output, "b.out");
+  EXPECT_EQ(ok({"--output-file", "c.out"}).output, "c.out");
+  EXPECT_EQ(ok({"--output-file=d.out"}).output, "d.out");
+  // A value that starts with '-' is still the value.
+  EXPECT_EQ(ok({"-o", "-weird"}).output, "-weird");
+}
+
+TEST(Options, OutputFileAttachedIsUnknown) {
+  // nvcc rejects -oout.o too.
+  EXPECT_TRUE(contains(fails({"-oout.o"}), "unknown option '-oout.o'"));
+}
+
+TEST(Options, OutputFileMissingValue) {
+  std::string error = fails({"x.cu", "-o"});
+  EXPECT_TRUE(contains(error, "'-o'")) << error;
+  EXPECT_TRUE(contains(error, "value")) << error;
+}
+
+TEST(Options, OutputFileRedefinitionWarnsAndLastWins) {
+  ParseResult r = parse({"-o", "a", "-o", "b"});
+  ASSERT_TRUE(r) << r.error;
+  EXPECT_EQ(r.options.output, "b");
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_TRUE(contains(r.warnings[0], "'-o'")) << r.warnings[0];
+  // Same value twice: nothing to warn about.
+  EXPECT_TRUE(parse({"-o", "a", "-o=a"}).warnings.empty());
+}
+
+TEST(Options, PhaseSpellings) {
+  EXPECT_EQ(ok({"-c"}).phase, Phase::Compile);
+  EXPECT_EQ(ok({"--compile"}).phase, Phase::Compile);
+  EXPECT_EQ(ok({"-E"}).phase, Phase::Preprocess);
+  EXPECT_EQ(ok({"--preprocess"}).phase, Phase::Preprocess);
+  EXPECT_EQ(ok({"-ptx"}).phase, Phase::Ptx);
+  EXPECT_EQ(ok({"--ptx"}).phase, Phase::Ptx);
+  EXPECT_EQ(ok({"-cubin"}).phase, Phase::Cubin);
+  EXPECT_EQ(ok({"--cubin"}).phase, Phase::Cubin);
+  EXPECT_EQ(ok({"-fatbin"}).phase, Phase::Fatbin);
+  EXPECT_EQ(ok({"--fatbin"}).phase, Phase::Fatbin);
+  EXPECT_EQ(ok({"-cuda"}).phase, Phase::Cuda);
+  EXPECT_EQ(ok({"--cuda"}).phase, Phase::Cuda);
+}
+
+TEST(Options, SamePhaseTwiceIsFine) {
+  EXPECT_EQ(ok({"-c", "-c"}).phase, Phase::Compile);
+  EXPECT_EQ(ok({"-c", "--compile"}).phase, Phase::Compile);
+}
+
+TEST(Options, ConflictingPhases) {
+  std::string error = fails({"-c", "-E", "x.cu"});
+  EXPECT_TRUE(contains(error, "'-c'")) << error;
+  EXPECT_TRUE(contains(error, "'-E'")) << error;
+  EXPECT_TRUE(contains(fails({"--ptx", "--cubin"}), "'-ptx' and '-cubin'"));
+  EXPECT_FALSE(parse({"-fatbin", "-cuda"}));
+  EXPECT_FALSE(parse({"-c", "-c", "-ptx"}));
+}
+
+TEST(Options, FlagsTakeNoValue) {
+  EXPECT_TRUE(contains(fails({"-c=1"}), "'-c' does not take a value"));
+  EXPECT_TRUE(contains(fails({"--keep=yes"}), "'--keep' does not take a value"));
+}
+
+//===----------------------------------------------------------------------===//
+// Language
+//===----------------------------------------------------------------------===//
+
+TEST(Options, LanguageSpellings) {
+  EXPECT_EQ(ok({"-x", "cu"}).language, "cu");
+  EXPECT_EQ(ok({"-x=c++"}).language, "c++");
+  EXPECT_EQ(ok({"--x", "c"}).language, "c");
+  EXPECT_EQ(ok({"--x=cu"}).language, "cu");
+  EXPECT_EQ(ok({"--x-language=c++"}).language, "c++");
+}
+
+TEST(Options, LanguageInvalid) {
+  std::string error = fails({"-x", "fortran"});
+  EXPECT_TRUE(contains(error, "'fortran'")) << error;
+  EXPECT_TRUE(contains(error, "'-x'")) << error;
+  EXPECT_TRUE(contains(error, "c, c++, cu")) << error;
+  // nvcc has no attached form for -x.
+  EXPECT_TRUE(contains(fails({"-xcu"}), "unknown option '-xcu'"));
+}
+
+TEST(Options, StdSpellings) {
+  EXPECT_EQ(ok({"-std=c++17"}).std, "c++17");
+  EXPECT_EQ(ok({"-std", "c++20"}).std, "c++20");
+  EXPECT_EQ(ok({"--std=c++14"}).std, "c++14");
+  EXPECT_EQ(ok({"--std", "c++11"}).std, "c++11");
+  EXPECT_EQ(ok({"-std=c++03"}).std, "c++03");
+}
+
+TEST(Options, StdInvalid) {
+  std::string error = fails({"-std=c++23"});
+  EXPECT_TRUE(contains(error, "'c++23'")) << error;
+  EXPECT_TRUE(contains(error, "'-std'")) << error;
+  EXPECT_TRUE(contains(fails({"-stdc++17"}), "unknown option"));
+}
+
+TEST(Options, ExtendedLambdaSpellings) {
+  for (const char *spelling : {"--extended-lambda", "-extended-lambda",
+                               "--expt-extended-lambda", "-expt-extended-lambda"})
+    EXPECT_TRUE(ok({spelling}).extendedLambda) << spelling;
+}
+
+TEST(Options, RelaxedConstexprSpellings) {
+  EXPECT_TRUE(ok({"--expt-relaxed-constexpr"}).relaxedConstexpr);
+  EXPECT_TRUE(ok({"-expt-relaxed-constexpr"}).relaxedConstexpr);
+}
+
+TEST(Options, DisableWarnings) {
+  EXPECT_TRUE(ok({"-w"}).noWarnings);
+  EXPECT_TRUE(ok({"--disable-warnings"}).noWarnings);
+}
+
+TEST(Options, WerrorSpellings) {
+  for (auto args : {Strings{"-Werror"}, Strings{"-Werror", "all-warnings"},
+                    Strings{"-Werror=all-warnings"}, Strings{"--Werror", "all-warnings"},
+                    Strings{"--Werror=all-warnings"}, Strings{"--Werror"}}) {
+    ParseResult r = parseCommandLine(args);
+    ASSERT_TRUE(r) << r.error;
+    EXPECT_TRUE(r.options.warningsAsErrors) << args[0];
+    EXPECT_EQ(r.options.werrorKinds, Strings{"all-warnings"});
+  }
+}
+
+TEST(Options, WerrorPlainDoesNotSwallowInput) {
+  Options o = ok({"-Werror", "x.cu"});
+  EXPECT_TRUE(o.warningsAsErrors);
+  EXPECT_EQ(o.inputs, Strings{"x.cu"});
+}
+
+TEST(Options, WerrorKinds) {
+  Options o = ok({"-Werror=reorder,deprecated-declarations", "-Werror", "reorder"});
+  EXPECT_FALSE(o.warningsAsErrors);
+  EXPECT_EQ(o.werrorKinds, (Strings{"reorder", "deprecated-declarations"}));
+  Options all = ok({"-Werror=reorder,all-warnings"});
+  EXPECT_TRUE(all.warningsAsErrors);
+}
+
+TEST(Options, WerrorInvalidKind) {
+  EXPECT_TRUE(contains(fails({"-Werror="}), "'-Werror' expects a value"));
+  std::string error = fails({"-Werror=bogus"});
+  EXPECT_TRUE(contains(error, "'bogus'")) << error;
+  EXPECT_TRUE(contains(error, "all-warnings")) << error;
+}
+
+//===----------------------------------------------------------------------===//
+// Preprocessor
+//===----------------------------------------------------------------------===//
+
+TEST(Options, IncludePathSpellings) {
+  Options o = ok({"-I/usr/a", "-I", "/usr/b", "-I=/usr/c", "--include-path=/usr/d",
+                  "--include-path", "/usr/e", "-Irel"});
+  EXPECT_EQ(o.includeDirs,
+            (Strings{"/usr/a", "/usr/b", "/usr/c", "/usr/d", "/usr/e", "rel"}));
+}
+
+TEST(Options, IncludePathCommaList) {
+  EXPECT_EQ(ok({"-I", "a,b"}).includeDirs, (Strings{"a", "b"}));
+  EXPECT_EQ(ok({"--include-path=a,,b,"}).includeDirs, (Strings{"a", "b"}));
+}
+
+TEST(Options, SystemIncludeSpellings) {
+  Options o = ok({"-isystem", "/s1", "-isystem=/s2", "--system-include", "/s3",
+                  "--system-include=/s4,/s5"});
+  EXPECT_EQ(o.systemIncludeDirs, (Strings{"/s1", "/s2", "/s3", "/s4", "/s5"}));
+  EXPECT_TRUE(o.includeDirs.empty());
+  // As in nvcc, -isystem has no attached form.
+  EXPECT_FALSE(parse({"-isystem/usr/x"}));
+}
+
+TEST(Options, PreIncludeSpellings) {
+  Options o = ok({"-include", "a.h", "-include=b.h", "--pre-include", "c.h",
+                  "--pre-include=d.h,e.h"});
+  EXPECT_EQ(o.preIncludes, (Strings{"a.h", "b.h", "c.h", "d.h", "e.h"}));
+}
+
+TEST(Options, MacrosKeepOrder) {
+  Options o = ok({"-DA=1", "-U", "B", "-D", "C", "--define-macro=D=2", "-UE",
+                  "--undefine-macro", "F", "-D=G", "--define-macro", "H"});
+  EXPECT_EQ(o.macros, (Strings{"-DA=1", "-UB", "-DC", "-DD=2", "-UE", "-UF",
+                               "-DG", "-DH"}));
+}
+
+TEST(Options, MacrosCommaList) {
+  // Like nvcc: -DA=1,B=2 defines two macros.
+  EXPECT_EQ(ok({"-DA=1,B=2"}).macros, (Strings{"-DA=1", "-DB=2"}));
+  EXPECT_EQ(ok({"-U", "X,Y"}).macros, (Strings{"-UX", "-UY"}));
+}
+
+TEST(Options, MacroValueWithEquals) {
+  EXPECT_EQ(ok({"-DX=a=b"}).macros, Strings{"-DX=a=b"});
+  EXPECT_EQ(ok({"-D", "X=a=b"}).macros, Strings{"-DX=a=b"});
+}
+
+//===----------------------------------------------------------------------===//
+// Optimisation and debug
+//===----------------------------------------------------------------------===//
+
+TEST(Options, OptLevelSpellings) {
+  struct Case {
+    Strings args;
+    unsigned level;
+  };
+  for (const Case &c : {Case{{"-O0"}, 0}, Case{{"-O1"}, 1}, Case{{"-O2"}, 2},
+                        Case{{"-O3"}, 3}, Case{{"-O", "2"}, 2}, Case{{"-O=1"}, 1},
+                        Case{{"--optimize", "3"}, 3}, Case{{"--optimize=2"}, 2}}) {
+    ParseResult r = parseCommandLine(c.args);
+    ASSERT_TRUE(r) << r.error;
+    EXPECT_EQ(r.options.hostOptLevel, c.level) << c.args[0];
+    EXPECT_TRUE(r.options.optLevelGiven) << c.args[0];
+  }
+}
+
+TEST(Options, OptLevelLastWins) {
+  ParseResult r = parse({"-O1", "-O3"});
+  ASSERT_TRUE(r) << r.error;
+  EXPECT_EQ(r.options.hostOptLevel, 3u);
+}
+
+TEST(Options, OptLevelInvalid) {
+  std::string error = fails({"-Os"});
+  EXPECT_TRUE(contains(error, "'s'")) << error;
+  EXPECT_TRUE(contains(error, "-O")) << error;
+  EXPECT_FALSE(parse({"-O", "fast"}));
+  EXPECT_FALSE(parse({"-O"}));
+}
+
+TEST(Options, DebugAndLineInfo) {
+  EXPECT_TRUE(ok({"-g"}).debug);
+  EXPECT_TRUE(ok({"--debug"}).debug);
+  EXPECT_TRUE(ok({"-lineinfo"}).lineInfo);
+  EXPECT_TRUE(ok({"--generate-line-info"}).lineInfo);
+  // -lineinfo is not -l ineinfo.
+  EXPECT_TRUE(ok({"-lineinfo"}).libs.empty());
+}
+
+//===----------------------------------------------------------------------===//
+// Link
+//===----------------------------------------------------------------------===//
+
+TEST(Options, LibraryPathSpellings) {
+  Options o = ok({"-L/a", "-L", "/b", "-L=/c", "--library-path=/d,/e",
+                  "--library-path", "/f"});
+  EXPECT_EQ(o.libDirs, (Strings{"/a", "/b", "/c", "/d", "/e", "/f"}));
+}
+
+TEST(Options, LibrarySpellings) {
+  Options o = ok({"-lfoo", "-l", "bar", "-l=baz", "--library=m,dl", "--library", "rt"});
+  EXPECT_EQ(o.libs, (Strings{"foo", "bar", "baz", "m", "dl", "rt"}));
+}
+
+TEST(Options, CudartSpellings) {
+  EXPECT_EQ(ok({"-cudart", "shared"}).cudart, CudartKind::Shared);
+  EXPECT_EQ(ok({"-cudart=none"}).cudart, CudartKind::None);
+  EXPECT_EQ(ok({"--cudart", "static"}).cudart, CudartKind::Static);
+  EXPECT_EQ(ok({"--cudart=shared"}).cudart, CudartKind::Shared);
+}
+
+TEST(Options, CudartInvalid) {
+  std::string error = fails({"-cudart=Shared"});
+  EXPECT_TRUE(contains(error, "'Shared'")) << error;
+  EXPECT_TRUE(contains(error, "none, shared, static")) << error;
+}
+
+//===----------------------------------------------------------------------===//
+// Pass-through options
+//===----------------------------------------------------------------------===//
+
+TEST(Options, XcompilerSpellings) {
+  Options o = ok({"-Xcompiler", "-Wall,-fPIC", "-Xcompiler=-O2", "--compiler-options",
+                  "-g", "--compiler-options=-DX=1", "x.cu"});
+  EXPECT_EQ(o.xcompiler, (Strings{"-Wall", "-fPIC", "-O2", "-g", "-DX=1"}));
+  EXPECT_EQ(o.inputs, Strings{"x.cu"});
+  EXPECT_TRUE(o.macros.empty());
+}
+
+TEST(Options, XcompilerSplitsOnWhitespaceLikeNvccShell) {
+  EXPECT_EQ(ok({"-Xcompiler", "-Wall -Wextra"}).xcompiler, (Strings{"-Wall", "-Wextra"}));
+}
+
+TEST(Options, XptxasSpellings) {
+  Options o = ok({"-Xptxas", "-v", "-Xptxas=-O3,--warn-on-spills", "--ptxas-options",
+                  "-dlcm=ca", "--ptxas-options=-g"});
+  EXPECT_EQ(o.xptxas, (Strings{"-v", "-O3", "--warn-on-spills", "-dlcm=ca", "-g"}));
+  EXPECT_FALSE(o.verbose);
+}
+
+TEST(Options, XlinkerSpellings) {
+  Options o = ok({"-Xlinker", "-rpath,/opt/lib", "-Xlinker=--as-needed",
+                  "--linker-options", "-z", "--linker-options=defs"});
+  EXPECT_EQ(o.xlinker, (Strings{"-rpath", "/opt/lib", "--as-needed", "-z", "defs"}));
+}
+
+TEST(Options, XcompilerMissingValue) {
+  EXPECT_TRUE(contains(fails({"-Xcompiler"}), "'-Xcompiler'"));
+}
+
+//===----------------------------------------------------------------------===//
+// GPU targets: -arch / -code
+//===----------------------------------------------------------------------===//
+
+TEST(Targets, ArchRealIsShorthand) {
+  EXPECT_EQ(targets({"-arch=sm_80"}), "compute_80:sm_80,compute_80");
+  EXPECT_EQ(targets({"-arch", "sm_86"}), "compute_86:sm_86,compute_86");
+  EXPECT_EQ(targets({"--gpu-architecture=sm_90"}), "compute_90:sm_90,compute_90");
+  EXPECT_EQ(targets({"--gpu-architecture", "sm_120"}), "compute_120:sm_120,compute_120");
+}
+
+TEST(Targets, ArchVirtualAloneIsPtxOnly) {
+  // Measured with nvcc 13.0: -arch=compute_80 embeds only the compute_80 PTX.
+  EXPECT_EQ(targets({"-arch=compute_80"}), "compute_80:compute_80");
+}
+
+TEST(Targets, ArchSuffixedAlsoEmbedsPlainPtx) {
+  // nvcc 13.0 adds the PTX of the plain virtual architecture.
+  EXPECT_EQ(targets({"-arch=sm_90a"}),
+            "compute_90:compute_90;compute_90a:sm_90a,compute_90a");
+  EXPECT_EQ(targets({"-arch=sm_100f"}),
+            "compute_100:compute_100;compute_100f:sm_100f,compute_100f");
+  EXPECT_EQ(targets({"-arch=compute_90a"}), "compute_90:compute_90;compute_90a:compute_90a");
+}
+
+TEST(Targets, ArchWithCode) {
+  EXPECT_EQ(targets({"-arch=compute_80", "-code=sm_80"}), "compute_80:sm_80");
+  EXPECT_EQ(targets({"-arch=compute_80", "-code=sm_86,compute_80"}),
+            "compute_80:sm_86,compute_80");
+  EXPECT_EQ(targets({"-arch", "compute_80", "-code", "sm_80,sm_86"}),
+            "compute_80:sm_80,sm_86");
+  EXPECT_EQ(targets({"--gpu-architecture=compute_80", "--gpu-code=sm_80,compute_80"}),
+            "compute_80:sm_80,compute_80");
+  EXPECT_EQ(targets({"--gpu-architecture", "compute_80", "--gpu-code", "sm_89"}),
+            "compute_80:sm_89");
+  // Suffixed with -code: no extra plain PTX.
+  EXPECT_EQ(targets({"-arch=compute_90a", "-code=sm_90a"}), "compute_90a:sm_90a");
+}
+
+TEST(Targets, CodeRepeatedAccumulatesAndDeduplicates) {
+  EXPECT_EQ(targets({"-arch=compute_80", "-code=sm_80", "-code=sm_86,sm_80",
+                     "-code=compute_80,,sm_86"}),
+            "compute_80:sm_80,sm_86,compute_80");
+}
+
+TEST(Targets, EmptyCodeIsIgnored) {
+  EXPECT_EQ(targets({"-arch=sm_80", "-code="}), "compute_80:sm_80,compute_80");
+}
+
+TEST(Targets, ArchRealWithCodeReadsAsVirtual) {
+  // nvcc 13.0 rejects this ("must be a virtual code architecture"); mycc
+  // accepts it as clang does: the codes are built from compute_80.
+  EXPECT_EQ(targets({"-arch=sm_80", "-code=sm_80"}), "compute_80:sm_80");
+  EXPECT_EQ(targets({"-arch=sm_80", "-code=sm_86,compute_80"}),
+            "compute_80:sm_86,compute_80");
+}
+
+TEST(Targets, CodeWithoutArch) {
+  EXPECT_TRUE(contains(fails({"-code=sm_80"}), "-arch"));
+}
+
+TEST(Targets, CodeOlderThanArch) {
+  std::string error = fails({"-arch=compute_80", "-code=sm_75"});
+  EXPECT_TRUE(contains(error, "incompatible")) << error;
+  EXPECT_TRUE(contains(error, "arch='compute_80', code='sm_75'")) << error;
+}
+
+TEST(Targets, PtxMustBeTheArchItself) {
+  EXPECT_TRUE(contains(fails({"-arch=compute_80", "-code=compute_86"}),
+                       "arch='compute_80', code='compute_86'"));
+}
+
+TEST(Targets, CodeNewerThanArchIsFine) {
+  EXPECT_EQ(targets({"-arch=compute_75", "-code=sm_120"}), "compute_75:sm_120");
+}
+
+TEST(Targets, ArchRedefinitionWarnsAndLastWins) {
+  ParseResult r = parse({"-arch", "sm_80", "-arch", "sm_90"});
+  ASSERT_TRUE(r) << r.error;
+  EXPECT_EQ(targets(r.options), "compute_90:sm_90,compute_90");
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_TRUE(contains(r.warnings[0], "-arch")) << r.warnings[0];
+  EXPECT_TRUE(parse({"-arch=sm_80", "-arch", "sm_80"}).warnings.empty());
+}
+
+TEST(Targets, ArchIsNotAList) {
+  // nvcc: Unsupported gpu architecture 'sm_80,sm_90'.
+  EXPECT_TRUE(contains(fails({"-arch=sm_80,sm_90"}), "'sm_80,sm_90'"));
+}
+
+TEST(Targets, InvalidNames) {
+  for (const char *bad : {"sm_81", "compute_70", "sm_52", "foo", "sm_90f", "sm_"}) {
+    std::string error = fails({std::string("-arch=") + bad});
+    EXPECT_TRUE(contains(error, std::string("'") + bad + "'")) << error;
+    EXPECT_TRUE(contains(error, "sm_XY")) << error;
+    EXPECT_TRUE(contains(error, "compute_XY")) << error;
+    EXPECT_TRUE(contains(error, "75, 80, 86")) << error;
+    EXPECT_TRUE(contains(error, "90a")) << error;
+  }
+  EXPECT_TRUE(contains(fails({"-arch=compute_80", "-code=sm_8O"}), "'sm_8O'"));
+}
+
+TEST(Targets, EmptyArch) {
+  EXPECT_TRUE(contains(fails({"-arch="}), "'-arch' expects a value"));
+  EXPECT_TRUE(contains(fails({"-o="}), "'-o' expects a value"));
+  EXPECT_TRUE(contains(fails({"-std", ""}), "'-std' expects a value"));
+}
+
+TEST(Targets, NativeAndAllNotSupportedYet) {
+  for (const char *value : {"native", "all", "all-major"}) {
+    std::string error = fails({std::string("-arch=") + value});
+    EXPECT_TRUE(contains(error, "not supported yet")) << error;
+    EXPECT_TRUE(contains(error, value)) << error;
+  }
+  EXPECT_TRUE(contains(fails({"-gencode", "arch=native,code=sm_80"}), "not supported yet"));
+}
+
+TEST(Targets, LtoNotSupportedYet) {
+  EXPECT_TRUE(contains(fails({"-arch=lto_80"}), "not supported yet"));
+}
+
+//===----------------------------------------------------------------------===//
+// GPU targets: -gencode
+//===----------------------------------------------------------------------===//
+
+TEST(Gencode, Spellings) {
+  const char *expected = "compute_80:sm_80";
+  EXPECT_EQ(targets({"-gencode", "arch=compute_80,code=sm_80"}), expected);
+  EXPECT_EQ(targets({"-gencode=arch=compute_80,code=sm_80"}), expected);
+  EXPECT_EQ(targets({"--generate-code", "arch=compute_80,code=sm_80"}), expected);
+  EXPECT_EQ(targets({"--generate-code=arch=compute_80,code=sm_80"}), expected);
+  EXPECT_EQ(targets({"-gencode", "code=sm_80,arch=compute_80"}), expected);
+  EXPECT_EQ(targets({"-gencode", "arch=compute_80,code=sm_80,"}), expected);
+}
+
+TEST(Gencode, BracketList) {
+  EXPECT_EQ(targets({"-gencode", "arch=compute_80,code=[sm_80,compute_80]"}),
+            "compute_80:sm_80,compute_80");
+  EXPECT_EQ(targets({"-gencode=arch=compute_80,code=[sm_86,sm_80]"}),
+            "compute_80:sm_86,sm_80");
+}
+
+TEST(Gencode, LiteralQuotesAreStripped) {
+  // What the program sees for the shell word code=\"compute_86,sm_86\".
+  EXPECT_EQ(targets({"-gencode", "arch=compute_86,code=\"compute_86,sm_86\""}),
+            "compute_86:compute_86,sm_86");
+  EXPECT_EQ(targets({"-gencode=arch=\"compute_80\",code=\"sm_80\""}), "compute_80:sm_80");
+}
+
+TEST(Gencode, RepeatedAndDeduplicated) {
+  EXPECT_EQ(targets({"-gencode", "arch=compute_90,code=sm_90", "-gencode",
+                     "arch=compute_80,code=sm_80", "-gencode=arch=compute_80,code=[sm_86,sm_80,compute_80]",
+                     "-gencode", "arch=compute_90,code=sm_90"}),
+            "compute_90:sm_90;compute_80:sm_80,sm_86,compute_80");
+}
+
+TEST(Gencode, CombinesWithArch) {
+  EXPECT_EQ(targets({"-arch=sm_80", "-gencode", "arch=compute_90,code=sm_90"}),
+            "compute_80:sm_80,compute_80;compute_90:sm_90");
+  // The -arch pair comes first whatever the order on the command line.
+  EXPECT_EQ(targets({"-gencode", "arch=compute_90,code=sm_90", "-arch=sm_80"}),
+            "compute_80:sm_80,compute_80;compute_90:sm_90");
+  EXPECT_EQ(targets({"-gencode", "arch=compute_80,code=sm_80", "-arch=compute_80"}),
+            "compute_80:compute_80,sm_80");
+  EXPECT_EQ(targets({"-arch=compute_80", "-code=sm_86", "-gencode",
+                     "arch=compute_80,code=sm_80"}),
+            "compute_80:sm_86,sm_80");
+}
+
+TEST(Gencode, Compatibility) {
+  EXPECT_EQ(targets({"-gencode", "arch=compute_80,code=sm_90"}), "compute_80:sm_90");
+  EXPECT_EQ(targets({"-gencode", "arch=compute_90,code=sm_90a"}), "compute_90:sm_90a");
+  EXPECT_EQ(targets({"-gencode", "arch=compute_100a,code=sm_100a"}), "compute_100a:sm_100a");
+  // A plain cubin from family PTX becomes the family cubin, as in nvcc.
+  EXPECT_EQ(targets({"-gencode", "arch=compute_100f,code=sm_103"}), "compute_100f:sm_103f");
+  EXPECT_EQ(targets({"-gencode", "arch=compute_100f,code=[sm_100a,sm_103f]"}),
+            "compute_100f:sm_100a,sm_103f");
+
+  EXPECT_TRUE(contains(fails({"-gencode", "arch=compute_80,code=sm_75"}),
+                       "arch='compute_80', code='sm_75'"));
+  EXPECT_TRUE(contains(fails({"-gencode", "arch=compute_90a,code=sm_90"}),
+                       "arch='compute_90a', code='sm_90'"));
+  EXPECT_TRUE(contains(fails({"-gencode", "arch=compute_100f,code=sm_110"}),
+                       "arch='compute_100f', code='sm_110'"));
+  EXPECT_TRUE(contains(fails({"-gencode", "arch=compute_90,code=compute_90a"}),
+                       "arch='compute_90', code='compute_90a'"));
+}
+
+TEST(Gencode, Errors) {
+  EXPECT_TRUE(contains(fails({"-gencode", "arch=compute_80"}), "missing code="));
+  EXPECT_TRUE(contains(fails({"-gencode", "code=sm_80"}), "missing arch="));
+  EXPECT_TRUE(contains(fails({"-gencode", "arch=compute_80,code="}), "missing code="));
+  EXPECT_TRUE(contains(fails({"-gencode", "arch=compute_80,code=sm_80,compute_80"}),
+                       "'compute_80'"));
+  EXPECT_TRUE(contains(fails({"-gencode", "arch=compute_80,foo=bar,code=sm_80"}),
+                       "unknown keyword 'foo'"));
+  EXPECT_TRUE(contains(fails({"-gencode", "arch=compute_80,code=sm_80,code=sm_86"}),
+                       "'code' given twice"));
+  std::string real = fails({"-gencode", "arch=sm_80,code=sm_80"});
+  EXPECT_TRUE(contains(real, "virtual")) << real;
+  EXPECT_TRUE(contains(fails({"-gencode", "arch=compute_81,code=sm_81"}), "'compute_81'"));
+  EXPECT_TRUE(contains(fails({"-gencode"}), "'-gencode'"));
+}
+
+//===----------------------------------------------------------------------===//
+// Driver behaviour and information
+//===----------------------------------------------------------------------===//
+
+TEST(Options, KeepSpellings) {
+  EXPECT_TRUE(ok({"-keep"}).keep);
+  EXPECT_TRUE(ok({"--keep"}).keep);
+  EXPECT_EQ(ok({"-keep-dir", "d1"}).keepDir, "d1");
+  EXPECT_EQ(ok({"-keep-dir=d2"}).keepDir, "d2");
+  EXPECT_EQ(ok({"--keep-dir", "d3"}).keepDir, "d3");
+  EXPECT_EQ(ok({"--keep-dir=d4"}).keepDir, "d4");
+  EXPECT_FALSE(ok({"--keep-dir=d4"}).keep);
+}
+
+TEST(Options, DryrunAndVerbose) {
+  EXPECT_TRUE(ok({"-dryrun"}).dryrun);
+  EXPECT_TRUE(ok({"--dryrun"}).dryrun);
+  EXPECT_TRUE(ok({"-v"}).verbose);
+  EXPECT_TRUE(ok({"--verbose"}).verbose);
+}
+
+TEST(Options, InformationalRequests) {
+  EXPECT_TRUE(ok({"-V"}).showVersion);
+  EXPECT_TRUE(ok({"--version"}).showVersion);
+  EXPECT_TRUE(ok({"-h"}).showHelp);
+  EXPECT_TRUE(ok({"--help"}).showHelp);
+  EXPECT_TRUE(ok({"-arch-ls"}).listGpuArch);
+  EXPECT_TRUE(ok({"--list-gpu-arch"}).listGpuArch);
+  EXPECT_TRUE(ok({"-code-ls"}).listGpuCode);
+  EXPECT_TRUE(ok({"--list-gpu-code"}).listGpuCode);
+  Options both = ok({"-arch-ls", "-code-ls"});
+  EXPECT_TRUE(both.listGpuArch && both.listGpuCode);
+}
+
+TEST(Options, CudaPathAndCcbin) {
+  EXPECT_EQ(ok({"--cuda-path=/opt/cuda"}).cudaPath, "/opt/cuda");
+  EXPECT_EQ(ok({"--cuda-path", "/opt/cuda2"}).cudaPath, "/opt/cuda2");
+  EXPECT_EQ(ok({"-ccbin", "g++-12"}).ccbin, "g++-12");
+  EXPECT_EQ(ok({"-ccbin=clang++"}).ccbin, "clang++");
+  EXPECT_EQ(ok({"--compiler-bindir", "/usr/bin"}).ccbin, "/usr/bin");
+  EXPECT_EQ(ok({"--compiler-bindir=/opt/bin"}).ccbin, "/opt/bin");
+}
+
+//===----------------------------------------------------------------------===//
+// Unknown options
+//===----------------------------------------------------------------------===//
+
+TEST(Unknown, NoSuggestionWhenNothingIsClose) {
+  EXPECT_EQ(fails({"-foo"}), "unknown option '-foo'");
+  EXPECT_EQ(fails({"-fPIC"}), "unknown option '-fPIC'");
+  EXPECT_EQ(fails({"--frobnicate-everything"}), "unknown option '--frobnicate-everything'");
+  // Too short for a meaningful guess.
+  EXPECT_EQ(fails({"-q"}), "unknown option '-q'");
+  EXPECT_EQ(fails({"--", "x.cu"}), "unknown option '--'");
+}
+
+TEST(Unknown, SuggestsNearestSpelling) {
+  EXPECT_EQ(fails({"-gencod", "arch=compute_80,code=sm_80"}),
+            "unknown option '-gencod'; did you mean '-gencode'?");
+  EXPECT_EQ(fails({"--arch=sm_80"}), "unknown option '--arch'; did you mean '-arch'?");
+  EXPECT_EQ(fails({"--c"}), "unknown option '--c'; did you mean '-c'?");
+  EXPECT_EQ(fails({"--o", "x"}), "unknown option '--o'; did you mean '-o'?");
+  EXPECT_EQ(fails({"-gpu-architecture=sm_80"}),
+            "unknown option '-gpu-architecture'; did you mean '--gpu-architecture'?");
+  EXPECT_EQ(fails({"-keepdir=d"}), "unknown option '-keepdir'; did you mean '-keep-dir'?");
+  EXPECT_EQ(fails({"--expt-extended-lamda"}),
+            "unknown option '--expt-extended-lamda'; did you mean '--expt-extended-lambda'?");
+  EXPECT_EQ(fails({"-xcompiler", "-Wall"}),
+            "unknown option '-xcompiler'; did you mean '-Xcompiler'?");
+  EXPECT_EQ(fails({"--dry-run"}), "unknown option '--dry-run'; did you mean '--dryrun'?");
+  EXPECT_EQ(fails({"--gpu-architectur=sm_80"}),
+            "unknown option '--gpu-architectur'; did you mean '--gpu-architecture'?");
+}
+
+TEST(Unknown, NvccOptionsNotImplemented) {
+  std::string error = fails({"-G"});
+  EXPECT_TRUE(contains(error, "'-G'") || contains(error, "-G (--device-debug)")) << error;
+  EXPECT_TRUE(contains(error, "not supported")) << error;
+  EXPECT_TRUE(contains(fails({"-rdc=true"}), "--relocatable-device-code"));
+  // -lib is nvcc's library mode, not -l ib.
+  EXPECT_TRUE(contains(fails({"-lib"}), "not supported"));
+  EXPECT_TRUE(contains(fails({"--use_fast_math"}), "not supported"));
+}
+
+TEST(Unknown, ErrorsAreOneLineWithoutPrefix) {
+  for (auto args : {Strings{"-foo"}, Strings{"-c", "-E"}, Strings{"-arch=sm_1"},
+                    Strings{"-o"}, Strings{"-std=c++99"}, Strings{"-gencode", "x"}}) {
+    ParseResult r = parseCommandLine(args);
+    ASSERT_FALSE(r) << args[0];
+    EXPECT_FALSE(r.error.empty());
+    EXPECT_EQ(r.error.find('\n'), std::string::npos) << r.error;
+    EXPECT_NE(r.error.rfind("mycc", 0), 0u) << r.error;
+    EXPECT_NE(r.error.back(), '\n');
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Help
+//===----------------------------------------------------------------------===//
+
+TEST(Help, ListsEverySupportedSpelling) {
+  std::string help = helpText();
+  for (const char *spelling :
+       {"--output-file", "(-o)", "--compile", "(-c)", "--preprocess", "(-E)", "--ptx",
+        "--cubin", "--fatbin", "--cuda", "--x", "(-x)", "--include-path", "(-I)",
+        "--define-macro", "(-D)", "--undefine-macro", "(-U)", "--system-include",
+        "(-isystem)", "--pre-include", "(-include)", "--std", "(-std)", "--optimize",
+        "(-O)", "--debug", "(-g)", "--generate-line-info", "(-lineinfo)",
+        "--library-path", "(-L)", "--library", "(-l)", "--cudart", "--compiler-options",
+        "(-Xcompiler)", "--ptxas-options", "(-Xptxas)", "--linker-options", "(-Xlinker)",
+        "--gpu-architecture", "(-arch)", "--gpu-code", "(-code)", "--generate-code",
+        "(-gencode)", "--keep", "--keep-dir", "--dryrun", "--verbose", "(-v)",
+        "--version", "(-V)", "--help", "(-h)", "--list-gpu-arch", "(-arch-ls)",
+        "--list-gpu-code", "(-code-ls)", "--cuda-path", "--compiler-bindir", "(-ccbin)",
+        "--extended-lambda", "--expt-extended-lambda", "--expt-relaxed-constexpr",
+        "--disable-warnings", "(-w)", "--Werror", "(-Werror)"})
+    EXPECT_TRUE(contains(help, spelling)) << spelling;
+  EXPECT_TRUE(contains(help, "Usage"));
+  EXPECT_FALSE(contains(help, "--x-language"));
+}
+
+TEST(Help, OneLinePerOption) {
+  std::string help = helpText();
+  std::size_t start = 0;
+  int optionLines = 0;
+  while (start < help.size()) {
+    std::size_t end = help.find('\n', start);
+    std::string line = help.substr(start, end - start);
+    if (line.rfind("--", 0) == 0) {
+      ++optionLines;
+      EXPECT_GT(line.size(), 40u) << "no description: " << line;
+    }
+    start = end == std::string::npos ? help.size() : end + 1;
+  }
+  EXPECT_GE(optionLines, 40);
+}
