@@ -90,20 +90,33 @@ bool buildPlan(const Options &o, const Toolkit &t, const std::string &tempDir,
     return false;
   }
 
-  std::vector<Target> virtuals, reals, ptxCodes;
-  for (const auto &pair : o.targets) {
-    virtuals.push_back(pair.virtualArch);
+  std::vector<Target> reals;
+  for (const auto &pair : o.targets)
     for (const auto &code : pair.codes)
-      (code.isVirtual ? ptxCodes : reals).push_back(code);
+      if (!code.isVirtual) reals.push_back(code);
+  // -ptx writes one file. -arch=sm_90a also asks for compute_90 PTX; like
+  // nvcc, -ptx then keeps the arch that carries the real target.
+  std::vector<TargetPair> targets = o.targets;
+  if (o.phase == Phase::Ptx && targets.size() > 1) {
+    std::vector<TargetPair> withCubin;
+    for (const auto &pair : targets)
+      for (const auto &code : pair.codes)
+        if (!code.isVirtual) {
+          withCubin.push_back(pair);
+          break;
+        }
+    if (withCubin.size() == 1) targets = withCubin;
   }
-  if (o.phase == Phase::Ptx && virtuals.size() != 1) {
-    error = "-ptx needs exactly one virtual architecture, got " +
-            std::to_string(virtuals.size());
+  if (o.phase == Phase::Ptx && targets.size() != 1) {
+    error = "-ptx is not allowed when compiling for multiple GPU "
+            "architectures (" +
+            std::to_string(targets.size()) + " given)";
     return false;
   }
   if (o.phase == Phase::Cubin && reals.size() != 1) {
-    error = "-cubin needs exactly one real architecture, got " +
-            std::to_string(reals.size());
+    error = "-cubin is not allowed when compiling for multiple GPU code "
+            "instances (" +
+            std::to_string(reals.size()) + " given)";
     return false;
   }
 
@@ -189,7 +202,7 @@ bool buildPlan(const Options &o, const Toolkit &t, const std::string &tempDir,
 
     std::vector<std::string> bundleInputs;
     std::vector<Target> bundled;
-    for (const auto &pair : o.targets) {
+    for (const auto &pair : targets) {
       Step dev{StepKind::CompileDevice};
       dev.inputs = {input};
       dev.target = pair.virtualArch;

@@ -27,3 +27,15 @@ if [[ ! -f "$cuda/include/cuda_runtime.h" || ! -x "$cuda/bin/ptxas" ]]; then
   echo "install-deps: no CUDA toolkit found (looked at '$cuda'); install CUDA 13 and set CUDA_PATH" >&2
   exit 1
 fi
+
+# NVIDIA's cuobjdump checks our fat binaries in the tests. Toolkits without it
+# get it from PyPI's nvidia-cuda-cuobjdump; without network the tests that
+# need it report themselves unsupported.
+tools="$(cd "$(dirname "$0")/.." && pwd)/build/tools"
+if [[ ! -x "$cuda/bin/cuobjdump" ]] && ! command -v cuobjdump >/dev/null &&
+   [[ -z "$(find "$tools" -name cuobjdump -type f 2>/dev/null | head -n1)" ]]; then
+  echo "install-deps: installing cuobjdump from PyPI into build/tools"
+  python3 -m pip install -q --disable-pip-version-check --target "$tools" \
+    "nvidia-cuda-cuobjdump>=13.0,<14" ||
+    echo "install-deps: cuobjdump unavailable; fat binary tests will be unsupported" >&2
+fi

@@ -34,6 +34,12 @@
 #   MYCC_GPU_TESTS_TIMEOUT=SEC  per-test run time limit (default 60)
 #   MYCC_GPU_TESTS_WORKDIR=DIR  where binaries and logs go (default: a new
 #                               temporary directory, removed when all tests pass)
+#   MYCC_GPU_TESTS_BUILD_ONLY=1 compile only (no GPU needed), keeping the
+#                               executables in the work directory
+#   MYCC_GPU_TESTS_PREBUILT=DIR run executables compiled earlier into DIR with
+#                               MYCC_GPU_TESTS_BUILD_ONLY=1 (no compiler is run;
+#                               pass - as <compiler>). This is how a GPU machine
+#                               without the build tools runs the suite.
 
 set -u
 
@@ -46,7 +52,9 @@ compiler=$1
 shift
 extra_flags=("$@")
 
-if ! command -v "$compiler" >/dev/null 2>&1; then
+build_only=${MYCC_GPU_TESTS_BUILD_ONLY:-0}
+prebuilt=${MYCC_GPU_TESTS_PREBUILT:-}
+if [ -z "$prebuilt" ] && ! command -v "$compiler" >/dev/null 2>&1; then
   echo "error: compiler '$compiler' not found or not executable" >&2
   exit 2
 fi
@@ -84,7 +92,7 @@ have_gpu() {
   printf '%s\n' "$out" | grep -q '^GPU [0-9]'
 }
 
-if [ "${MYCC_GPU_TESTS_FORCE:-0}" != "1" ] && ! have_gpu; then
+if [ "${MYCC_GPU_TESTS_FORCE:-0}" != "1" ] && [ "$build_only" != 1 ] && ! have_gpu; then
   for name in ${tests[@]+"${tests[@]}"}; do
     echo "SKIP $name (no GPU)"
   done
@@ -112,6 +120,7 @@ failed=0
 for name in ${tests[@]+"${tests[@]}"}; do
   src="$test_dir/$name.cu"
   bin="$workdir/$name"
+  [ -z "$prebuilt" ] || bin="$(cd "$prebuilt" && pwd)/$name"
   compile_log="$workdir/$name.compile.log"
   run_log="$workdir/$name.run.log"
 
@@ -131,6 +140,13 @@ for name in ${tests[@]+"${tests[@]}"}; do
     done
   done < <(directive "$src" MULTI-FILE)
 
+  if [ -n "$prebuilt" ]; then
+    if [ ! -x "$bin" ]; then
+      echo "FAIL $name (compile) [no prebuilt executable $bin]"
+      failed=$((failed + 1))
+      continue
+    fi
+  else
   {
     printf '$'
     printf ' %q' "$compiler" ${flags[@]+"${flags[@]}"} ${extra_flags[@]+"${extra_flags[@]}"} \
@@ -146,6 +162,12 @@ for name in ${tests[@]+"${tests[@]}"}; do
     echo "FAIL $name (compile) [log: $compile_log]"
     failed=$((failed + 1))
     continue
+  fi
+  if [ "$build_only" = 1 ]; then
+    echo "BUILT $name"
+    passed=$((passed + 1))
+    continue
+  fi
   fi
 
   if command -v timeout >/dev/null 2>&1; then
@@ -182,14 +204,14 @@ for name in ${tests[@]+"${tests[@]}"}; do
 
   echo "PASS $name"
   passed=$((passed + 1))
-  rm -f "$bin"
+  [ -n "$prebuilt" ] || rm -f "$bin"
 done
 
 summary "$passed" "$failed" 0
 if [ "$failed" -gt 0 ]; then
   exit 1
 fi
-if [ "$keep_workdir" = 0 ]; then
+if [ "$keep_workdir" = 0 ] && [ "$build_only" != 1 ]; then
   rm -rf "$workdir"
 fi
 exit 0

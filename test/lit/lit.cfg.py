@@ -21,5 +21,23 @@ for var in ["HOME", "TMPDIR"]:
 # Tests must not depend on the caller's toolkit choice.
 config.environment.pop("CUDA_PATH", None)
 
+# NVIDIA's cuobjdump: the toolkit's, one on PATH, or the one scripts/install-deps.sh
+# fetched into build/tools.
+def find_cuobjdump():
+    candidates = [os.path.join(config.cuda_path, "bin", "cuobjdump"), shutil.which("cuobjdump")]
+    tools = os.path.join(os.path.dirname(config.mycc_bin_dir), "tools")
+    for root, _, files in os.walk(tools):
+        if "cuobjdump" in files:
+            candidates.append(os.path.join(root, "cuobjdump"))
+    for c in candidates:
+        if c and os.access(c, os.X_OK):
+            return c
+    return None
+
+cuobjdump = find_cuobjdump()
+if cuobjdump:
+    config.available_features.add("cuobjdump")
+    config.substitutions.append(("%cuobjdump", cuobjdump))
+
 if shutil.which("nvcc") or os.path.exists(os.path.join(config.cuda_path, "bin", "nvcc")):
     config.available_features.add("nvcc")

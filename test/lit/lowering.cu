@@ -1,0 +1,59 @@
+// The host lowering (-cuda): stubs, launches, shadows, registration table.
+// RUN: %mycc -cuda -arch=sm_80 %s -o %t.ii
+// RUN: FileCheck %s < %t.ii
+
+// The runtime interface comes first.
+// CHECK: int __mycc_launch(const void *stub, void **args);
+
+// A device variable becomes a private host shadow.
+// CHECK: static __attribute__(()) int counter;
+// CHECK: static __attribute__(()) float weights[3] = {1, 2, 3};
+
+// A kernel becomes a host stub with the same signature that launches itself.
+// CHECK: __attribute__((host, used)) void axpy(float a, const float *x, float *y, int n) {
+// CHECK-NEXT: void *__mycc_args[] = {nullptr, (void *)&a, (void *)&x, (void *)&y, (void *)&n};
+// CHECK-NEXT: __mycc_launch((const void *)static_cast<void (*)(decltype(a), decltype(x), decltype(y), decltype(n))>(&axpy), __mycc_args + 1);
+
+// Templates stay templates; unnamed parameters get names.
+// CHECK: template <class T, int N> __attribute__((host)) void tiled(T *p, int __mycc_p1) {
+// CHECK: static_cast<void (*)(decltype(p), decltype(__mycc_p1))>(&tiled<T, N>)
+// CHECK: template <class... Args> __attribute__((host)) void variadic(Args... args) {
+// CHECK-NEXT: void *__mycc_args[] = {nullptr, (void *)&args...};
+
+// Launches: configuration push, then an ordinary call; inside templates and
+// macros too (the unit is preprocessed).
+// CHECK: (__cudaPushCallConfiguration(1, 32) ? (void)0 : tiled<T, 4>(p, 0));
+// CHECK: (__cudaPushCallConfiguration(dim3(1, 2), 64, 0, stream) ? (void)0 : axpy(2.0f, x, y, n));
+// CHECK: (__cudaPushCallConfiguration(1, 1) ? (void)0 : axpy(1.0f, x, y, 1));
+// CHECK: (__cudaPushCallConfiguration(1, 1) ? (void)0 : variadic(1, 2.0, x));
+
+// The table names kernels by symbol and variables by name.
+// CHECK: // mycc: registration table
+// CHECK-DAG: extern "C" void __mycc_kernel_{{[0-9]+}}(void) __asm__("_Z4axpyfPKfPfi");
+// CHECK-DAG: extern "C" void __mycc_kernel_{{[0-9]+}}(void) __asm__("_Z5tiledIfLi4EEvPT_i");
+// CHECK-DAG: extern "C" void __mycc_kernel_{{[0-9]+}}(void) __asm__("_Z8variadicIJidPfEEvDpT_");
+// CHECK-DAG: {(void *)&::counter, "counter", sizeof(::counter), 0},
+// CHECK-DAG: {(void *)&::weights, "weights", sizeof(::weights), 1},
+// CHECK: __mycc_register_module(&__mycc_module);
+
+__device__ int counter;
+__constant__ float weights[3] = {1, 2, 3};
+
+__global__ void axpy(float a, const float *x, float *y, int n) {
+  int i = threadIdx.x;
+  if (i < n) y[i] += a * x[i] * weights[0];
+}
+
+template <class T, int N> __global__ void tiled(T *p, int) { p[N] = T(); }
+template <class... Args> __global__ void variadic(Args... args) {}
+
+template <class T> void launch_tiled(T *p) { tiled<T, 4><<<1, 32>>>(p, 0); }
+
+#define LAUNCH_ONE(k, ...) k<<<1, 1>>>(__VA_ARGS__)
+
+void run(float *x, float *y, int n, cudaStream_t stream) {
+  axpy<<<dim3(1, 2), 64, 0, stream>>>(2.0f, x, y, n);
+  launch_tiled(y);
+  LAUNCH_ONE(axpy, 1.0f, x, y, 1);
+  variadic<<<1, 1>>>(1, 2.0, x);
+}
