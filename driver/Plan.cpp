@@ -30,19 +30,19 @@ enum class InputKind { Cuda, Cxx, C, Object, Unknown };
 
 InputKind classify(const Options &o, llvm::StringRef path) {
   llvm::StringRef ext = llvm::sys::path::extension(path);
-  bool source = ext == ".cu" || ext == ".c" || ext == ".cpp" || ext == ".cc" ||
-                ext == ".cxx" || ext == ".C";
-  if (o.language && source) {
+  if (ext == ".o" || ext == ".a" || ext == ".so" ||
+      llvm::sys::path::filename(path).contains(".so."))
+    return InputKind::Object;
+  // -x names the language of every source input, whatever its name.
+  if (o.language) {
     if (*o.language == "cu") return InputKind::Cuda;
     if (*o.language == "c") return InputKind::C;
     return InputKind::Cxx;
   }
   if (ext == ".cu") return InputKind::Cuda;
   if (ext == ".c") return InputKind::C;
-  if (source) return InputKind::Cxx;
-  if (ext == ".o" || ext == ".a" || ext == ".so" ||
-      llvm::StringRef(path).contains(".so."))
-    return InputKind::Object;
+  if (ext == ".cpp" || ext == ".cc" || ext == ".cxx" || ext == ".C")
+    return InputKind::Cxx;
   return InputKind::Unknown;
 }
 

@@ -76,7 +76,10 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (o.listGpuArch || o.listGpuCode) {
+    // Like nvcc, the lists name the plain architectures; every one of them
+    // also has its `a` and (from 100 on) `f` forms.
     for (const GpuArch &arch : knownArchs()) {
+      if (arch.suffix != ArchSuffix::None) continue;
       if (o.listGpuArch) llvm::outs() << "compute_" << arch.str() << "\n";
       if (o.listGpuCode) llvm::outs() << "sm_" << arch.str() << "\n";
     }

@@ -3,32 +3,8 @@
 // (atomicAdd on float and double, atomicMax/atomicMin/atomicCAS/atomicExch
 // on int, atomicAdd on unsigned long long).
 #include <cstdio>
-#include <cstdlib>
 #include <vector>
-#include <cuda_runtime.h>
-
-#define CHECK(call)                                                           \
-  do {                                                                        \
-    cudaError_t err_ = (call);                                                \
-    if (err_ != cudaSuccess) {                                                \
-      std::printf("%s:%d: CUDA error %s: %s\n", __FILE__, __LINE__,           \
-                  cudaGetErrorName(err_), cudaGetErrorString(err_));          \
-      std::exit(1);                                                           \
-    }                                                                         \
-  } while (0)
-
-static int g_failures = 0;
-#define EXPECT(cond, ...)                                                     \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      if (g_failures < 20) {                                                  \
-        std::printf("%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);  \
-        std::printf(__VA_ARGS__);                                             \
-        std::printf("\n");                                                    \
-      }                                                                       \
-      ++g_failures;                                                           \
-    }                                                                         \
-  } while (0)
+#include "gpu_test.h"
 
 constexpr unsigned FULL = 0xffffffffu;
 
@@ -221,10 +197,5 @@ int main() {
   test_warp();
   test_atomics();
   CHECK(cudaDeviceSynchronize());
-  if (g_failures) {
-    std::printf("FAIL atomics_warp: %d check(s) failed\n", g_failures);
-    return 1;
-  }
-  std::printf("PASS atomics_warp\n");
-  return 0;
+  return finish_test("atomics_warp");
 }

@@ -5,35 +5,11 @@
 // With CUDA 13, <cooperative_groups.h> includes <cuda/std/...> from the
 // toolkit's include/cccl directory, which the compiler must search (nvcc does).
 #include <cstdio>
-#include <cstdlib>
 #include <vector>
-#include <cuda_runtime.h>
 #include <cooperative_groups.h>
+#include "gpu_test.h"
 
 namespace cg = cooperative_groups;
-
-#define CHECK(call)                                                           \
-  do {                                                                        \
-    cudaError_t err_ = (call);                                                \
-    if (err_ != cudaSuccess) {                                                \
-      std::printf("%s:%d: CUDA error %s: %s\n", __FILE__, __LINE__,           \
-                  cudaGetErrorName(err_), cudaGetErrorString(err_));          \
-      std::exit(1);                                                           \
-    }                                                                         \
-  } while (0)
-
-static int g_failures = 0;
-#define EXPECT(cond, ...)                                                     \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      if (g_failures < 20) {                                                  \
-        std::printf("%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);  \
-        std::printf(__VA_ARGS__);                                             \
-        std::printf("\n");                                                    \
-      }                                                                       \
-      ++g_failures;                                                           \
-    }                                                                         \
-  } while (0)
 
 // Uses `words` ints of dynamic shared memory: every thread fills a strided
 // part, then thread 0 sums all of it.
@@ -254,10 +230,5 @@ int main() {
   test_launch_kernel_api();
   test_cooperative(dev);
   CHECK(cudaDeviceSynchronize());
-  if (g_failures) {
-    std::printf("FAIL func_api: %d check(s) failed\n", g_failures);
-    return 1;
-  }
-  std::printf("PASS func_api\n");
-  return 0;
+  return finish_test("func_api");
 }

@@ -1,20 +1,7 @@
 // Stream capture of several kernel launches and memcpys into a CUDA graph,
 // instantiated once and launched three times with different host input.
 #include <cstdio>
-#include <cstdlib>
-#include <cuda_runtime.h>
-
-#define CHECK(call)                                                           \
-  do {                                                                        \
-    cudaError_t err_ = (call);                                                \
-    if (err_ != cudaSuccess) {                                                \
-      std::printf("%s:%d: CUDA error %s: %s\n", __FILE__, __LINE__,           \
-                  cudaGetErrorName(err_), cudaGetErrorString(err_));          \
-      std::exit(1);                                                           \
-    }                                                                         \
-  } while (0)
-
-static int g_failures = 0;
+#include "gpu_test.h"
 
 __global__ void times_two(float* p, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -96,10 +83,5 @@ int main() {
   CHECK(cudaFreeHost(h_out));
   CHECK(cudaFree(d_a));
   CHECK(cudaFree(d_b));
-  if (g_failures) {
-    std::printf("FAIL graph_capture: %d check(s) failed\n", g_failures);
-    return 1;
-  }
-  std::printf("PASS graph_capture\n");
-  return 0;
+  return finish_test("graph_capture");
 }

@@ -1,32 +1,8 @@
 // dim3 2D/3D grids, dynamic shared memory (extern __shared__), two streams
 // with async copies, events and a cross-stream dependency.
 #include <cstdio>
-#include <cstdlib>
 #include <vector>
-#include <cuda_runtime.h>
-
-#define CHECK(call)                                                           \
-  do {                                                                        \
-    cudaError_t err_ = (call);                                                \
-    if (err_ != cudaSuccess) {                                                \
-      std::printf("%s:%d: CUDA error %s: %s\n", __FILE__, __LINE__,           \
-                  cudaGetErrorName(err_), cudaGetErrorString(err_));          \
-      std::exit(1);                                                           \
-    }                                                                         \
-  } while (0)
-
-static int g_failures = 0;
-#define EXPECT(cond, ...)                                                     \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      if (g_failures < 20) {                                                  \
-        std::printf("%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);  \
-        std::printf(__VA_ARGS__);                                             \
-        std::printf("\n");                                                    \
-      }                                                                       \
-      ++g_failures;                                                           \
-    }                                                                         \
-  } while (0)
+#include "gpu_test.h"
 
 // 2D grid: one thread per element of a W x H matrix.
 __global__ void fill2d(int* out, int w, int h) {
@@ -232,10 +208,5 @@ int main() {
   test_dynamic_smem();
   test_streams();
   CHECK(cudaDeviceSynchronize());
-  if (g_failures) {
-    std::printf("FAIL grid_smem_streams: %d check(s) failed\n", g_failures);
-    return 1;
-  }
-  std::printf("PASS grid_smem_streams\n");
-  return 0;
+  return finish_test("grid_smem_streams");
 }

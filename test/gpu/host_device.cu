@@ -2,29 +2,7 @@
 // templates, constexpr, member functions), and a function whose result
 // depends on __CUDA_ARCH__.
 #include <cstdio>
-#include <cstdlib>
-#include <cuda_runtime.h>
-
-#define CHECK(call)                                                           \
-  do {                                                                        \
-    cudaError_t err_ = (call);                                                \
-    if (err_ != cudaSuccess) {                                                \
-      std::printf("%s:%d: CUDA error %s: %s\n", __FILE__, __LINE__,           \
-                  cudaGetErrorName(err_), cudaGetErrorString(err_));          \
-      std::exit(1);                                                           \
-    }                                                                         \
-  } while (0)
-
-static int g_failures = 0;
-#define EXPECT(cond, ...)                                                     \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      std::printf("%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);    \
-      std::printf(__VA_ARGS__);                                               \
-      std::printf("\n");                                                      \
-      ++g_failures;                                                           \
-    }                                                                         \
-  } while (0)
+#include "gpu_test.h"
 
 __host__ __device__ int poly(int x) { return 3 * x * x - 2 * x + 7; }
 
@@ -145,11 +123,6 @@ int main() {
   EXPECT(side() == 200, "side() on the host = %d", side());
   EXPECT(r.side_v == 100, "side() on the device = %d", r.side_v);
 
-  if (g_failures) {
-    std::printf("FAIL host_device: %d check(s) failed\n", g_failures);
-    return 1;
-  }
-  std::printf("device __CUDA_ARCH__ = %d\n", r.arch);
-  std::printf("PASS host_device\n");
-  return 0;
+  if (!g_failures) std::printf("device __CUDA_ARCH__ = %d\n", r.arch);
+  return finish_test("host_device");
 }

@@ -3,31 +3,9 @@
 // mixed scalar sizes, and large parameter blocks (~4 KB and ~30 KB; CUDA
 // 12.1+ allows up to 32764 bytes of kernel parameters on Volta and newer).
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <cuda_runtime.h>
 #include <cuda_fp16.h>
-
-#define CHECK(call)                                                           \
-  do {                                                                        \
-    cudaError_t err_ = (call);                                                \
-    if (err_ != cudaSuccess) {                                                \
-      std::printf("%s:%d: CUDA error %s: %s\n", __FILE__, __LINE__,           \
-                  cudaGetErrorName(err_), cudaGetErrorString(err_));          \
-      std::exit(1);                                                           \
-    }                                                                         \
-  } while (0)
-
-static int g_failures = 0;
-#define EXPECT(cond, ...)                                                     \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      std::printf("%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);    \
-      std::printf(__VA_ARGS__);                                               \
-      std::printf("\n");                                                      \
-      ++g_failures;                                                           \
-    }                                                                         \
-  } while (0)
+#include "gpu_test.h"
 
 struct Padded {  // lots of interior and tail padding
   char c;
@@ -294,10 +272,5 @@ int main() {
   test_half_math();
   test_big_params();
   CHECK(cudaDeviceSynchronize());
-  if (g_failures) {
-    std::printf("FAIL kernel_args: %d check(s) failed\n", g_failures);
-    return 1;
-  }
-  std::printf("PASS kernel_args\n");
-  return 0;
+  return finish_test("kernel_args");
 }

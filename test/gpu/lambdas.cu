@@ -4,21 +4,8 @@
 // defined in device code.
 // FLAGS: --extended-lambda -std=c++17
 #include <cstdio>
-#include <cstdlib>
 #include <vector>
-#include <cuda_runtime.h>
-
-#define CHECK(call)                                                           \
-  do {                                                                        \
-    cudaError_t err_ = (call);                                                \
-    if (err_ != cudaSuccess) {                                                \
-      std::printf("%s:%d: CUDA error %s: %s\n", __FILE__, __LINE__,           \
-                  cudaGetErrorName(err_), cudaGetErrorString(err_));          \
-      std::exit(1);                                                           \
-    }                                                                         \
-  } while (0)
-
-static int g_failures = 0;
+#include "gpu_test.h"
 
 template <class F>
 __global__ void apply(F f, int* out, int n) {
@@ -177,10 +164,5 @@ int main() {
   CHECK(cudaDeviceSynchronize());
   CHECK(cudaFree(d));
   CHECK(cudaFree(d2));
-  if (g_failures) {
-    std::printf("FAIL lambdas: %d check(s) failed\n", g_failures);
-    return 1;
-  }
-  std::printf("PASS lambdas\n");
-  return 0;
+  return finish_test("lambdas");
 }

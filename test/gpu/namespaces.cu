@@ -2,21 +2,8 @@
 // `static` kernels, and same-named kernels in different scopes.
 // FLAGS: -std=c++17
 #include <cstdio>
-#include <cstdlib>
 #include <vector>
-#include <cuda_runtime.h>
-
-#define CHECK(call)                                                           \
-  do {                                                                        \
-    cudaError_t err_ = (call);                                                \
-    if (err_ != cudaSuccess) {                                                \
-      std::printf("%s:%d: CUDA error %s: %s\n", __FILE__, __LINE__,           \
-                  cudaGetErrorName(err_), cudaGetErrorString(err_));          \
-      std::exit(1);                                                           \
-    }                                                                         \
-  } while (0)
-
-static int g_failures = 0;
+#include "gpu_test.h"
 
 // Every kernel is named `k` (or `sk`) so that only its scope tells them apart.
 __global__ void k(int* out) { out[threadIdx.x] = 1; }
@@ -106,10 +93,5 @@ int main() {
     check("using namespace alpha; beta::k", [](int* d) { beta::k<<<1, 32>>>(d); }, 3);
   }
   CHECK(cudaDeviceSynchronize());
-  if (g_failures) {
-    std::printf("FAIL namespaces: %d check(s) failed\n", g_failures);
-    return 1;
-  }
-  std::printf("PASS namespaces\n");
-  return 0;
+  return finish_test("namespaces");
 }

@@ -6,18 +6,7 @@
 // EXPECT-OUTPUT: block 1: sum=24512 first=128 last=255
 // EXPECT-OUTPUT: after sync: value=7
 #include <cstdio>
-#include <cstdlib>
-#include <cuda_runtime.h>
-
-#define CHECK(call)                                                           \
-  do {                                                                        \
-    cudaError_t err_ = (call);                                                \
-    if (err_ != cudaSuccess) {                                                \
-      std::printf("%s:%d: CUDA error %s: %s\n", __FILE__, __LINE__,           \
-                  cudaGetErrorName(err_), cudaGetErrorString(err_));          \
-      std::exit(1);                                                           \
-    }                                                                         \
-  } while (0)
+#include "gpu_test.h"
 
 __device__ const char* greeting() { return "hello"; }
 

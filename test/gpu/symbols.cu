@@ -2,32 +2,8 @@
 // namespace) accessed through cudaMemcpyToSymbol/FromSymbol (with offsets),
 // cudaGetSymbolAddress and cudaGetSymbolSize.
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <cuda_runtime.h>
-
-#define CHECK(call)                                                           \
-  do {                                                                        \
-    cudaError_t err_ = (call);                                                \
-    if (err_ != cudaSuccess) {                                                \
-      std::printf("%s:%d: CUDA error %s: %s\n", __FILE__, __LINE__,           \
-                  cudaGetErrorName(err_), cudaGetErrorString(err_));          \
-      std::exit(1);                                                           \
-    }                                                                         \
-  } while (0)
-
-static int g_failures = 0;
-#define EXPECT(cond, ...)                                                     \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      if (g_failures < 20) {                                                  \
-        std::printf("%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);  \
-        std::printf(__VA_ARGS__);                                             \
-        std::printf("\n");                                                    \
-      }                                                                       \
-      ++g_failures;                                                           \
-    }                                                                         \
-  } while (0)
+#include "gpu_test.h"
 
 struct Params {
   char tag;
@@ -224,10 +200,5 @@ int main() {
 
   CHECK(cudaFree(dout));
   CHECK(cudaDeviceSynchronize());
-  if (g_failures) {
-    std::printf("FAIL symbols: %d check(s) failed\n", g_failures);
-    return 1;
-  }
-  std::printf("PASS symbols\n");
-  return 0;
+  return finish_test("symbols");
 }

@@ -3,32 +3,8 @@
 // and macros, variadic template kernels.
 // FLAGS: -std=c++17
 #include <cstdio>
-#include <cstdlib>
 #include <vector>
-#include <cuda_runtime.h>
-
-#define CHECK(call)                                                           \
-  do {                                                                        \
-    cudaError_t err_ = (call);                                                \
-    if (err_ != cudaSuccess) {                                                \
-      std::printf("%s:%d: CUDA error %s: %s\n", __FILE__, __LINE__,           \
-                  cudaGetErrorName(err_), cudaGetErrorString(err_));          \
-      std::exit(1);                                                           \
-    }                                                                         \
-  } while (0)
-
-static int g_failures = 0;
-#define EXPECT(cond, ...)                                                     \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      if (g_failures < 20) {                                                  \
-        std::printf("%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);  \
-        std::printf(__VA_ARGS__);                                             \
-        std::printf("\n");                                                    \
-      }                                                                       \
-      ++g_failures;                                                           \
-    }                                                                         \
-  } while (0)
+#include "gpu_test.h"
 
 #define LAUNCH(k, n, ...) k<<<((n) + 255) / 256, 256>>>(__VA_ARGS__)
 
@@ -298,10 +274,5 @@ int main() {
   CHECK(cudaFree(dd));
   CHECK(cudaFree(dl));
   CHECK(cudaFree(dwin));
-  if (g_failures) {
-    std::printf("FAIL templates: %d check(s) failed\n", g_failures);
-    return 1;
-  }
-  std::printf("PASS templates\n");
-  return 0;
+  return finish_test("templates");
 }

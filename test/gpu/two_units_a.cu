@@ -4,18 +4,7 @@
 // from a host function in its own unit.
 // MULTI-FILE: two_units_b.cu
 #include <cstdio>
-#include <cstdlib>
-#include <cuda_runtime.h>
-
-#define CHECK(call)                                                           \
-  do {                                                                        \
-    cudaError_t err_ = (call);                                                \
-    if (err_ != cudaSuccess) {                                                \
-      std::printf("%s:%d: CUDA error %s: %s\n", __FILE__, __LINE__,           \
-                  cudaGetErrorName(err_), cudaGetErrorString(err_));          \
-      std::exit(1);                                                           \
-    }                                                                         \
-  } while (0)
+#include "gpu_test.h"
 
 static __device__ int tag = 100;
 
@@ -64,38 +53,32 @@ int main() {
   CHECK(cudaMalloc(&db, n * sizeof(int)));
   CHECK(cudaMemset(da, 0, n * sizeof(int)));
   CHECK(cudaMemset(db, 0, n * sizeof(int)));
-  int failures = 0;
 
   fill_a(da, n);
   fill_b(db, n);
   CHECK(cudaDeviceSynchronize());
-  failures += check("fill from unit a", da, n, 101);
-  failures += check("fill from unit b", db, n, 202);
+  g_failures += check("fill from unit a", da, n, 101);
+  g_failures += check("fill from unit b", db, n, 202);
 
   // Interleave again in the other order.
   fill_b(da, n);
   fill_a(db, n);
-  failures += check("fill from unit b (2nd)", da, n, 202);
-  failures += check("fill from unit a (2nd)", db, n, 101);
+  g_failures += check("fill from unit b (2nd)", da, n, 202);
+  g_failures += check("fill from unit a (2nd)", db, n, 101);
 
   fill_unique_a<<<1, 32>>>(da);
   CHECK(cudaGetLastError());
-  failures += check("fill_unique_a", da, 32, -1);
+  g_failures += check("fill_unique_a", da, 32, -1);
   fill_unique_b_launch(db);
-  failures += check("fill_unique_b", db, 32, -2);
+  g_failures += check("fill_unique_b", db, 32, -2);
 
   const int ta = read_tag_a(), tb = read_tag_b();
   if (ta != 100 || tb != 200) {
     std::printf("static __device__ tag: unit a %d (want 100), unit b %d (want 200)\n", ta, tb);
-    ++failures;
+    ++g_failures;
   }
 
   CHECK(cudaFree(da));
   CHECK(cudaFree(db));
-  if (failures) {
-    std::printf("FAIL two_units_a: %d check(s) failed\n", failures);
-    return 1;
-  }
-  std::printf("PASS two_units_a\n");
-  return 0;
+  return finish_test("two_units_a");
 }

@@ -1,18 +1,6 @@
 // Second translation unit of the two_units_a test; not a test on its own.
 // PART-OF: two_units_a.cu
-#include <cstdio>
-#include <cstdlib>
-#include <cuda_runtime.h>
-
-#define CHECK(call)                                                           \
-  do {                                                                        \
-    cudaError_t err_ = (call);                                                \
-    if (err_ != cudaSuccess) {                                                \
-      std::printf("%s:%d: CUDA error %s: %s\n", __FILE__, __LINE__,           \
-                  cudaGetErrorName(err_), cudaGetErrorString(err_));          \
-      std::exit(1);                                                           \
-    }                                                                         \
-  } while (0)
+#include "gpu_test.h"
 
 static __device__ int tag = 200;
 
