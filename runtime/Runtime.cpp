@@ -5,18 +5,26 @@
 // records it; loading happens lazily at first use). __mycc_launch pops the
 // launch configuration and calls cudaLaunchKernel; on the first launch of a
 // module on a device it also works out which image the binary-compatibility
-// rules pick, to report it (MYCC_LOG=select) or to explain why none fits.
+// rules pick, to report it (MYCC_LOG=select) or to explain why none fits, and
+// when that is PTX, it takes the cubin from the JIT cache (JitCache.h) or
+// compiles and stores it, and points the module's wrapper at a container
+// that holds it, before cudart loads the module.
 
+#include "JitCache.h"
 #include "RuntimeInternal.h"
 
 #include "mycc_abi.h"
 
+#include <cuda.h> // types and prototypes only: the driver is reached through
+                  // cudaGetDriverEntryPointByVersion, never linked
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -186,7 +194,8 @@ Selection selectForModule(const ModuleInfo &info, unsigned sm) {
 }
 
 Explanation explainSelection(const ModuleInfo &info, int device,
-                             const std::string &deviceName, unsigned sm) {
+                             const std::string &deviceName, unsigned sm,
+                             const std::string &jitNote) {
   Explanation ex;
   ex.selection = selectForModule(info, sm);
   const Selection &s = ex.selection;
@@ -206,6 +215,8 @@ Explanation explainSelection(const ModuleInfo &info, int device,
   }
   line += " -> ";
   std::string reason = withoutFinalPeriod(s.reason);
+  if (!jitNote.empty())
+    reason += (reason.empty() ? "" : "; ") + jitNote;
   if (s.kind == Selection::Kind::None) {
     line += "none";
   } else {
@@ -341,6 +352,34 @@ std::vector<uint8_t> withoutCubins(const std::vector<FatbinImage> &images,
   return out;
 }
 
+std::vector<uint8_t> prependImages(const std::vector<FatbinImage> &first,
+                                   const uint8_t *container, std::size_t size) {
+  std::size_t total = fatbinContainerSize(container, size);
+  if (total == 0)
+    return {};
+  std::vector<uint8_t> head = writeFatbin(first);
+  if (head.size() < 16)
+    return {};
+  // Container header: u16 header size at 6, u64 entry bytes at 8.
+  std::size_t headerSize = container[6] | std::size_t(container[7]) << 8;
+  if (headerSize > total)
+    return {};
+  std::vector<uint8_t> out(head.size() + (total - headerSize));
+  std::memcpy(out.data(), head.data(), head.size());
+  std::memcpy(out.data() + head.size(), container + headerSize,
+              total - headerSize);
+  uint64_t entries = out.size() - 16;
+  for (int i = 0; i < 8; ++i)
+    out[8 + i] = uint8_t(entries >> (8 * i));
+  return out;
+}
+
+std::string millisecondsText(double ms) {
+  char text[32];
+  std::snprintf(text, sizeof text, ms < 9.95 ? "%.1f ms" : "%.0f ms", ms);
+  return text;
+}
+
 // ---------------------------------------------------------------------------
 // The runtime proper
 // ---------------------------------------------------------------------------
@@ -371,9 +410,19 @@ struct Module {
   void **handle = nullptr;
   std::vector<const void *> stubs;
 
-  // MYCC_FORCE_PTX: the PTX-only copy cudart was given instead.
+  // The wrapper registered with cudart: a copy the runtime owns (the one in
+  // the object's .nvFatBinSegment may be read-only), whose data pointer the
+  // first launch may change before cudart loads the module.
+  FatbinWrapper wrapper{};
+  // The container the JIT cache's containers are built on: the module's
+  // own, or under MYCC_FORCE_PTX its PTX-only copy `forcedData`.
+  const uint8_t *basis = nullptr;
+  std::size_t basisSize = 0;
   std::vector<uint8_t> forcedData;
-  FatbinWrapper forcedWrapper{};
+  // JIT cache: the cubins obtained so far (one per SM, guarded by `mutex`),
+  // and every container the wrapper pointed at, kept until unregistration.
+  std::vector<FatbinImage> jitCubins;
+  std::vector<std::unique_ptr<std::vector<uint8_t>>> jitContainers;
 
   // Read at first launch (or at registration under MYCC_FORCE_PTX).
   std::once_flag infoOnce;
@@ -477,9 +526,248 @@ void unregisterModule(void *p) {
   if (m->handle)
     __cudaUnregisterFatBinary(m->handle);
   m->handle = nullptr;
-  // cudart no longer reads the copy; the Module itself stays (a thread may
+  // cudart no longer reads the copies; the Module itself stays (a thread may
   // still hold a pointer to it).
+  std::lock_guard<std::mutex> lock(m->mutex);
   std::vector<uint8_t>().swap(m->forcedData);
+  m->jitContainers.clear();
+  m->jitCubins.clear();
+}
+
+// ---------------------------------------------------------------------------
+// PTX JIT through the JIT cache
+// ---------------------------------------------------------------------------
+
+double msSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+// The cache, opened at the first PTX JIT of the process; null when it is off
+// (MYCC_CACHE_DISABLE, or a directory it must not use: warned once).
+struct JitState {
+  std::unique_ptr<JitCache> cache;
+  std::string driver; // driverVersionText
+};
+
+JitState &jitState() {
+  static JitState *state = [] {
+    auto *s = new JitState;
+    JitCacheSettings settings = jitCacheSettingsFromEnvironment();
+    for (const std::string &warning : settings.warnings)
+      emit("mycc: " + warning);
+    if (!settings.enabled)
+      return s;
+    auto cache = std::make_unique<JitCache>(settings.dir, settings.maxSize);
+    std::string why;
+    if (!cache->open(why)) {
+      emit("mycc: warning: JIT cache disabled: " + why);
+      return s;
+    }
+    int version = 0;
+    quietly([&] { return cudaDriverGetVersion(&version); });
+    std::string proc;
+    if (FILE *f = std::fopen("/proc/driver/nvidia/version", "r")) {
+      char buffer[512];
+      std::size_t n = std::fread(buffer, 1, sizeof buffer, f);
+      proc.assign(buffer, n);
+      std::fclose(f);
+    }
+    s->driver = driverVersionText(version, proc);
+    s->cache = std::move(cache);
+    return s;
+  }();
+  return *state;
+}
+
+// The driver's JIT linker, looked up once through cudart.
+struct DriverLinker {
+  decltype(&::cuLinkCreate) create = nullptr;
+  decltype(&::cuLinkAddData) addData = nullptr;
+  decltype(&::cuLinkComplete) complete = nullptr;
+  decltype(&::cuLinkDestroy) destroy = nullptr;
+  decltype(&::cuGetErrorName) errorName = nullptr;
+  std::string error; // set when an entry point is missing
+};
+
+template <typename F>
+void driverEntryPoint(const char *symbol, F &fn, std::string &error) {
+  void *p = nullptr;
+  cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
+  cudaError_t err = quietly([&] {
+    return cudaGetDriverEntryPointByVersion(symbol, &p, CUDART_VERSION,
+                                            cudaEnableDefault, &status);
+  });
+  if (err == cudaSuccess && status == cudaDriverEntryPointSuccess && p)
+    fn = reinterpret_cast<F>(p);
+  else if (error.empty())
+    error =
+        std::string("the driver has no entry point ") + symbol +
+        (err != cudaSuccess ? std::string(" (") + cudaGetErrorName(err) + ")"
+                            : std::string());
+}
+
+const DriverLinker &driverLinker() {
+  static const DriverLinker *linker = [] {
+    auto *l = new DriverLinker;
+    driverEntryPoint("cuLinkCreate", l->create, l->error);
+    driverEntryPoint("cuLinkAddData", l->addData, l->error);
+    driverEntryPoint("cuLinkComplete", l->complete, l->error);
+    driverEntryPoint("cuLinkDestroy", l->destroy, l->error);
+    driverEntryPoint("cuGetErrorName", l->errorName, l->error);
+    return l;
+  }();
+  return *linker;
+}
+
+// Compiles `ptx` for the device of the current context with the driver's JIT
+// linker (cuLinkCreate / cuLinkAddData / cuLinkComplete / cuLinkDestroy).
+bool jitCompile(const std::string &ptx, const JitOptions &options,
+                std::string &cubin, std::string &error) {
+  const DriverLinker &l = driverLinker();
+  if (!l.error.empty()) {
+    error = l.error;
+    return false;
+  }
+  char log[4096] = {};
+  CUjit_option keys[8];
+  void *values[8];
+  unsigned n = 0;
+  auto add = [&](CUjit_option key, uintptr_t value) {
+    keys[n] = key;
+    values[n] = reinterpret_cast<void *>(value);
+    ++n;
+  };
+  add(CU_JIT_ERROR_LOG_BUFFER, reinterpret_cast<uintptr_t>(log));
+  add(CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, sizeof log - 1);
+  if (options.optimizationLevel >= 0)
+    add(CU_JIT_OPTIMIZATION_LEVEL, unsigned(options.optimizationLevel));
+  if (options.maxRegisters > 0)
+    add(CU_JIT_MAX_REGISTERS, unsigned(options.maxRegisters));
+  if (options.lineInfo)
+    add(CU_JIT_GENERATE_LINE_INFO, 1);
+  if (options.debugInfo)
+    add(CU_JIT_GENERATE_DEBUG_INFO, 1);
+
+  auto failed = [&](const char *call, CUresult r) {
+    const char *name = nullptr;
+    if (l.errorName(r, &name) != CUDA_SUCCESS || !name)
+      name = "unknown error";
+    error = std::string(call) + ": " + name;
+    std::string_view first(log);
+    first = first.substr(0, first.find('\n'));
+    if (!first.empty())
+      error += ": " + std::string(first);
+  };
+  CUlinkState state = nullptr;
+  CUresult r = l.create(n, keys, values, &state);
+  if (r != CUDA_SUCCESS) {
+    failed("cuLinkCreate", r);
+    return false;
+  }
+  r = l.addData(state, CU_JIT_INPUT_PTX, const_cast<char *>(ptx.c_str()),
+                ptx.size() + 1, "mycc-jit.ptx", 0, nullptr, nullptr);
+  if (r != CUDA_SUCCESS)
+    failed("cuLinkAddData", r);
+  void *out = nullptr;
+  size_t outSize = 0;
+  if (r == CUDA_SUCCESS) {
+    r = l.complete(state, &out, &outSize);
+    if (r != CUDA_SUCCESS)
+      failed("cuLinkComplete", r);
+    else if (!out || outSize < 4 || std::memcmp(out, "\177ELF", 4) != 0) {
+      error = "the JIT linker returned no cubin";
+      r = CUDA_ERROR_UNKNOWN;
+    } else
+      cubin.assign(static_cast<const char *>(out), outSize);
+  }
+  l.destroy(state);
+  return r == CUDA_SUCCESS;
+}
+
+// At the first launch of module `m` on a device of compute capability `sm`,
+// when the selection is PTX `selection.index`: the cubin for `sm`, from the
+// cache or compiled and stored, goes in front of the module's images in a new
+// container, and the wrapper cudart was given points at it from now on. The
+// note for the log line ("JIT cache hit, 0.4 ms"); empty when the cache is
+// off. Runs under m->mutex.
+std::string jitThroughCache(Module &m, unsigned sm,
+                            const Selection &selection) {
+  const auto start = std::chrono::steady_clock::now();
+  for (const FatbinImage &image : m.jitCubins)
+    if (image.arch.sm == sm)
+      return "JIT cache: cubin already in use on another device";
+  JitState &state = jitState();
+  if (!state.cache)
+    return {};
+  if (m.wrapper.version != 1)
+    return "JIT cache not used: device-linked fat binary";
+  const char *loading = std::getenv("CUDA_MODULE_LOADING");
+  if (loading && std::string_view(loading) == "EAGER")
+    return "JIT cache not used: CUDA_MODULE_LOADING=EAGER loads modules "
+           "before their first launch";
+  FatbinReadResult read = readFatbin(m.container, m.containerSize);
+  if (!read || selection.index >= read.images.size() ||
+      read.images[selection.index].kind != ImageKind::Ptx)
+    return "JIT cache not used: the PTX image cannot be read";
+  const FatbinImage &ptx = read.images[selection.index];
+  if (ptx.compression != FatbinImage::Compression::None)
+    return "JIT cache not used: the PTX is stored compressed";
+  if (ptx.debug)
+    return "JIT cache not used: debug PTX";
+  JitOptions options;
+  std::string why;
+  if (!parseJitOptions(ptx.options, options, why))
+    return "JIT cache not used: JIT options \"" + ptx.options + "\": " + why;
+
+  JitKey key =
+      jitCacheKey(JitKeyInput{ptx.payload, sm, state.driver, ptx.options});
+  std::string cubin, note;
+  JitCache::Lookup found = state.cache->load(key, cubin, &why);
+  if (found != JitCache::Lookup::Hit) {
+    if (found == JitCache::Lookup::Damaged)
+      note = "JIT cache entry damaged (" + why + ") and removed; ";
+    else
+      note = "JIT cache miss: ";
+    // The JIT linker compiles for the current context's device: make sure
+    // the primary context exists and is current (the launch needs it
+    // anyway; with lazy loading this loads no module).
+    cudaError_t err = quietly([] { return cudaFree(nullptr); });
+    if (err != cudaSuccess)
+      return note + "no CUDA context (" + cudaGetErrorName(err) +
+             "), left to the driver";
+    const auto compileStart = std::chrono::steady_clock::now();
+    std::string error;
+    if (!jitCompile(ptx.payload, options, cubin, error))
+      return note + "JIT compilation failed (" + error +
+             "), left to the driver";
+    note += "compiled in " + millisecondsText(msSince(compileStart));
+    if (state.cache->store(key, cubin, &why))
+      note += ", stored";
+    else
+      note += ", not stored: " + why;
+  }
+
+  FatbinImage image;
+  image.kind = ImageKind::Elf;
+  image.arch = GpuArch{sm, ArchSuffix::None};
+  image.payload = std::move(cubin);
+  m.jitCubins.push_back(std::move(image));
+  auto data = std::make_unique<std::vector<uint8_t>>(
+      prependImages(m.jitCubins, m.basis, m.basisSize));
+  if (data->empty()) {
+    m.jitCubins.pop_back();
+    return note + (note.empty() ? "" : "; ") +
+           "JIT cache: the container could not be built, left to the driver";
+  }
+  __atomic_store_n(&m.wrapper.data,
+                   reinterpret_cast<const unsigned long long *>(data->data()),
+                   __ATOMIC_RELEASE);
+  m.jitContainers.push_back(std::move(data));
+  if (found == JitCache::Lookup::Hit)
+    note = "JIT cache hit, " + millisecondsText(msSince(start));
+  return note;
 }
 
 // The launch itself, with the first-launch work around it when the stub
@@ -515,9 +803,12 @@ cudaError_t launchChecked(Module *m, int device, const void *stub, dim3 grid,
     if (info.readError.empty()) {
       st.selection = selectForModule(info, st.sm);
       bool none = st.selection.kind == Selection::Kind::None;
+      std::string jitNote;
+      if (st.selection.kind == Selection::Kind::PtxJit)
+        jitNote = jitThroughCache(*m, st.sm, st.selection);
       if (logSelect() || none) {
         Explanation ex =
-            explainSelection(info, device, deviceName(device), st.sm);
+            explainSelection(info, device, deviceName(device), st.sm, jitNote);
         if (logSelect())
           emit(ex.logLine);
         if (!ex.error.empty())
@@ -590,7 +881,14 @@ extern "C" void __mycc_register_module(const struct __mycc_module_desc *desc) {
   m->name = name;
   m->container = container;
   m->containerSize = size;
-  void *wrapper = const_cast<void *>(desc->fatbin_wrapper);
+  m->basis = container;
+  m->basisSize = size;
+  const auto *wrapper =
+      static_cast<const FatbinWrapper *>(desc->fatbin_wrapper);
+  // A version-1 wrapper is {magic, 1, data, NULL}; a version-2 one keeps its
+  // fourth field.
+  m->wrapper = FatbinWrapper{kWrapperMagic, wrapper->version, wrapper->data,
+                             wrapper->filenameOrFatbins};
 
   if (forcePtx()) {
     FatbinReadResult read = readFatbin(container, size);
@@ -598,7 +896,7 @@ extern "C" void __mycc_register_module(const struct __mycc_module_desc *desc) {
     std::string why;
     if (!read) {
       why = "its fat binary is unreadable (" + read.error + ")";
-    } else if (static_cast<const FatbinWrapper *>(wrapper)->version != 1) {
+    } else if (wrapper->version != 1) {
       why = "it is a device-linked fat binary";
     } else if (std::none_of(read.images.begin(), read.images.end(),
                             [](const FatbinImage &image) {
@@ -609,18 +907,17 @@ extern "C" void __mycc_register_module(const struct __mycc_module_desc *desc) {
       m->forcedData = withoutCubins(read.images, why);
     }
     if (!m->forcedData.empty()) {
-      m->forcedWrapper = FatbinWrapper{
-          kWrapperMagic, 1,
-          reinterpret_cast<const unsigned long long *>(m->forcedData.data()),
-          nullptr};
-      wrapper = &m->forcedWrapper;
+      m->wrapper.data =
+          reinterpret_cast<const unsigned long long *>(m->forcedData.data());
+      m->basis = m->forcedData.data();
+      m->basisSize = m->forcedData.size();
       m->info.cubinsRemoved = true;
     } else if (!why.empty()) {
       emit("mycc: warning: MYCC_FORCE_PTX ignored for " + name + ": " + why);
     }
   }
 
-  m->handle = __cudaRegisterFatBinary(wrapper);
+  m->handle = __cudaRegisterFatBinary(&m->wrapper);
   if (!m->handle) {
     emit("mycc: error: the CUDA runtime refused the fat binary of " + name);
     return;

@@ -61,8 +61,11 @@ struct Explanation {
   std::string error;   // "mycc: error: no image ...", empty when one fits
 };
 
+// `jitNote`, when not empty, is added to the reason in the log line ("JIT
+// cache hit, 0.4 ms").
 Explanation explainSelection(const ModuleInfo &info, int device,
-                             const std::string &deviceName, unsigned sm);
+                             const std::string &deviceName, unsigned sm,
+                             const std::string &jitNote = {});
 
 // The line printed after the first launch: what the driver really loaded
 // (cudaFuncAttributes binaryVersion / ptxVersion), compared with `selection`.
@@ -80,5 +83,15 @@ bool envFlagSet(const char *value);
 // stored compressed, which this runtime cannot re-encode).
 std::vector<uint8_t> withoutCubins(const std::vector<FatbinImage> &images,
                                    std::string &why);
+
+// The JIT cache's container: the entries of `first` (written by
+// mycc::writeFatbin), then the entries of the container at `container`,
+// copied byte for byte (compressed ones included). Empty when `container` is
+// not a valid container or the writer fails.
+std::vector<uint8_t> prependImages(const std::vector<FatbinImage> &first,
+                                   const uint8_t *container, std::size_t size);
+
+// "0.4 ms", "12 ms", "190 ms".
+std::string millisecondsText(double ms);
 
 } // namespace mycc::rt

@@ -388,3 +388,99 @@ TEST(RuntimeForcePtx, NeedsPtx) {
   EXPECT_TRUE(withoutCubins({cubin(90), packed}, why).empty());
   EXPECT_TRUE(contains(why, "compressed")) << why;
 }
+
+TEST(RuntimeJit, NoteGoesIntoTheReason) {
+  ModuleInfo info = module({ptx(80)});
+  Explanation ex =
+      explainSelection(info, 0, kH100, 90, "JIT cache hit, 0.4 ms");
+  EXPECT_EQ(ex.selection.kind, Selection::Kind::PtxJit);
+  EXPECT_TRUE(contains(ex.logLine, "-> compute_80 PTX, JIT-compiled for "
+                                   "sm_90 (no cubin for 9.x; "))
+      << ex.logLine;
+  const std::string tail = "; JIT cache hit, 0.4 ms)";
+  ASSERT_GE(ex.logLine.size(), tail.size());
+  EXPECT_EQ(ex.logLine.substr(ex.logLine.size() - tail.size()), tail)
+      << ex.logLine;
+  // Without a note the line is as before.
+  EXPECT_EQ(explainSelection(info, 0, kH100, 90, "").logLine,
+            explainSelection(info, 0, kH100, 90).logLine);
+}
+
+TEST(RuntimeJit, Milliseconds) {
+  EXPECT_EQ(millisecondsText(0.04), "0.0 ms");
+  EXPECT_EQ(millisecondsText(0.44), "0.4 ms");
+  EXPECT_EQ(millisecondsText(9.9), "9.9 ms");
+  EXPECT_EQ(millisecondsText(12.4), "12 ms");
+  EXPECT_EQ(millisecondsText(190.2), "190 ms");
+}
+
+TEST(RuntimeJit, PrependedCubinComesFirstAndOriginalsFollowUnchanged) {
+  std::vector<uint8_t> original = writeFatbin({cubin(80), ptx(80)});
+  AlignedBytes bytes(original);
+  FatbinImage jit = cubin(90);
+  jit.payload = fakeCubin(90) + std::string(40, 'x'); // odd size: padding
+  jit.versionMajor = jit.versionMinor = 0;            // derived by the writer
+  std::vector<uint8_t> out = prependImages({jit}, bytes.data(), bytes.size);
+  ASSERT_FALSE(out.empty());
+  EXPECT_EQ(out.size() % 8, 0u);
+
+  // A valid container, exactly as large as its header says.
+  AlignedBytes joined(out);
+  EXPECT_EQ(fatbinContainerSize(joined.data(), joined.size), out.size());
+  FatbinReadResult read = readFatbin(joined.data(), joined.size);
+  ASSERT_TRUE(read) << read.error;
+  ASSERT_EQ(read.images.size(), 3u);
+  EXPECT_EQ(read.images[0].kind, ImageKind::Elf);
+  EXPECT_EQ(read.images[0].arch, (GpuArch{90, ArchSuffix::None}));
+  EXPECT_EQ(read.images[1].arch, (GpuArch{80, ArchSuffix::None}));
+  EXPECT_EQ(read.images[1].kind, ImageKind::Elf);
+  EXPECT_EQ(read.images[2].kind, ImageKind::Ptx);
+  EXPECT_EQ(read.images[2].payload, fakePtx(80));
+
+  // The original entries are copied byte for byte at the end.
+  std::vector<uint8_t> tail(out.end() - (original.size() - 16), out.end());
+  EXPECT_EQ(tail, std::vector<uint8_t>(original.begin() + 16, original.end()));
+
+  // What the runtime selects from it on an H100: the new cubin.
+  ModuleInfo info = describeModule("k.cu", read);
+  Selection s = selectForModule(info, 90);
+  EXPECT_EQ(s.kind, Selection::Kind::Cubin);
+  EXPECT_EQ(s.index, 0u);
+  // And an A100 still takes its own cubin.
+  EXPECT_EQ(selectForModule(info, 80).index, 1u);
+}
+
+TEST(RuntimeJit, PrependKeepsCompressedEntries) {
+  // An entry the writer cannot produce (marked LZ4-compressed) survives.
+  std::vector<uint8_t> original = writeFatbin({ptx(80)});
+  // Entry flags at 0x28 of the entry (container header is 16 bytes); the
+  // compressed size at 0x10 must be non-zero and within the payload.
+  original[16 + 0x28 + 1] |= 0x20; // flag 0x2000: LZ4
+  original[16 + 0x10] = 8;
+  AlignedBytes bytes(original);
+  FatbinReadResult before = readFatbin(bytes.data(), bytes.size);
+  ASSERT_TRUE(before) << before.error;
+  ASSERT_EQ(before.images[0].compression, FatbinImage::Compression::Lz4);
+
+  AlignedBytes joined(prependImages({cubin(90)}, bytes.data(), bytes.size));
+  FatbinReadResult read = readFatbin(joined.data(), joined.size);
+  ASSERT_TRUE(read) << read.error;
+  ASSERT_EQ(read.images.size(), 2u);
+  EXPECT_EQ(read.images[1].compression, FatbinImage::Compression::Lz4);
+  EXPECT_EQ(read.images[1].payload, before.images[0].payload);
+}
+
+TEST(RuntimeJit, PrependSeveralAndRejectGarbage) {
+  AlignedBytes bytes(writeFatbin({ptx(80)}));
+  AlignedBytes joined(
+      prependImages({cubin(90), cubin(86)}, bytes.data(), bytes.size));
+  FatbinReadResult read = readFatbin(joined.data(), joined.size);
+  ASSERT_TRUE(read) << read.error;
+  ASSERT_EQ(read.images.size(), 3u);
+  EXPECT_EQ(read.images[1].arch.sm, 86u);
+
+  std::vector<uint8_t> garbage(64, 0xAB);
+  EXPECT_TRUE(
+      prependImages({cubin(90)}, garbage.data(), garbage.size()).empty());
+  EXPECT_TRUE(prependImages({cubin(90)}, nullptr, 0).empty());
+}
