@@ -213,8 +213,10 @@ private:
                  const std::vector<const Step *> &steps, std::string &error,
                  llvm::raw_ostream &diagnostics) {
     verbose(dev);
+    offload::DeviceCodegenOptions codegen;
+    codegen.ptxTarget = "sm_" + dev.target.arch.str();
     std::string ptx;
-    if (!offload::compileDeviceToPtx(cc1, {}, ptx, error, &diagnostics))
+    if (!offload::compileDeviceToPtx(cc1, codegen, ptx, error, &diagnostics))
       return false;
     if (!writeFileAtomic(dev.output, ptx, error)) return false;
     for (const Step *s : steps)
@@ -330,6 +332,9 @@ std::string describeStep(const Step &step, const Options &o, const Toolkit &t) {
   cc1.insert(cc1.begin(), "-cc1");
   std::string text = head + frontend::formatCommand("clang", cc1);
   if (step.kind == StepKind::LowerHost) text += " | mycc-lower";
+  std::string gpu = "sm_" + step.target.arch.str();
+  if (step.kind == StepKind::CompileDevice && frontend::clangGpuName(gpu) != gpu)
+    text += " | ptx-target " + gpu; // the PTX names the family (DeviceCodegen)
   return text + " => " + step.output;
 }
 

@@ -140,7 +140,8 @@ const Spec kSpecs[] = {
 
   // GPU targets.
   {"-arch", "--gpu-architecture", "gpu-architecture", Kind::Value, Group::Targets, "<arch>",
-   "Virtual architecture (compute_XY); alone, sm_XY means -arch=compute_XY -code=sm_XY,compute_XY."},
+   "Virtual architecture (compute_XY); alone, sm_XY means -arch=compute_XY -code=sm_XY,compute_XY; "
+   "native, all and all-major stand for the installed GPUs, every GPU, every major GPU."},
   {"-code", "--gpu-code", "gpu-code", Kind::Value, Group::Targets, "<code>,...",
    "Cubins (sm_XY) and PTX (compute_XY) to embed, compiled for -arch.", false, Split::Commas},
   {"-gencode", "--generate-code", "generate-code", Kind::Value, Group::Targets,
@@ -610,13 +611,20 @@ std::string validArchList() {
   return list;
 }
 
+// nvcc's architecture keywords, which stand for a set of targets.
+bool isArchKeyword(const std::string &text) {
+  return text == "native" || text == "all" || text == "all-major";
+}
+
 // Parses one target name given to `option`.
 std::optional<Target> parseTargetValue(const std::string &text,
                                        const std::string &option,
                                        std::string &error) {
-  if (text == "native" || text == "all" || text == "all-major") {
-    error = "'" + option + "=" + text + "' is not supported yet; name the "
-            "targets explicitly, e.g. -arch=sm_80 or -gencode arch=compute_80,code=sm_80";
+  if (isArchKeyword(text)) {
+    // nvcc 13: "Unsupported gpu architecture 'all'" in -gencode, "Value
+    // 'all' is not defined for option 'gpu-code'" in -code.
+    error = "'" + text + "' is not allowed in " + option + ": like nvcc, mycc " +
+            "accepts native, all and all-major only as the value of -arch";
     return std::nullopt;
   }
   if (text.compare(0, 4, "lto_") == 0) {
@@ -637,7 +645,8 @@ std::optional<Target> parseTargetValue(const std::string &text,
 // as nvcc embeds it (nvcc turns a plain sm_XY compiled from a family PTX
 // compute_ABf into sm_XYf). Mirrors nvcc 13.0:
 //  - PTX: only the arch itself;
-//  - from compute_XY: any sm_ZW with ZW >= XY (any suffix);
+//  - from compute_XY: any sm_ZW with ZW >= XY (sm_ZWa included), but
+//    sm_ZWf only in the family of XY (compute_100 -> sm_103f, not sm_110f);
 //  - from compute_XYa: sm_ZWa with ZW >= XY;
 //  - from compute_XYf: sm_ZW (any suffix) with ZW >= XY in the same major.
 std::optional<Target> checkCode(const Target &arch, Target code, std::string &error) {
@@ -654,6 +663,10 @@ std::optional<Target> checkCode(const Target &arch, Target code, std::string &er
              code.arch.major() != arch.arch.major()) {
     why = "a family-specific ('f') virtual architecture only yields cubins "
           "of its own family";
+  } else if (code.arch.suffix == ArchSuffix::FamilySpecific &&
+             code.arch.major() != arch.arch.major()) {
+    why = "a family-specific ('f') cubin is only built from a virtual "
+          "architecture of its own family";
   }
   if (why) {
     error = "incompatible code generation requested: arch='" + arch.str() +
@@ -773,7 +786,24 @@ std::string buildTargets(const Raw &raw, Options &options,
   if (!raw.code.empty() && !archText)
     return "-code requires -arch (the virtual architecture the codes are compiled from)";
 
-  if (archText) {
+  if (archText && isArchKeyword(*archText)) {
+    // nvcc 13: "Cannot use '-arch=all' with '--gpu-code (-code)'".
+    if (!raw.code.empty())
+      return "-arch=" + *archText + " cannot be combined with -code (nvcc does "
+             "not allow it either); use -gencode to add targets";
+    if (*archText == "native") {
+      // The installed GPUs are known only once the toolkit is: see
+      // addNativeTargets.
+      options.nativeArch = true;
+    } else {
+      ArchKeyword keyword =
+          *archText == "all" ? ArchKeyword::All : ArchKeyword::AllMajor;
+      for (const GpuArch &arch : keywordCubinArchs(keyword))
+        addPair(targets, Target{true, arch}, {Target{false, arch}});
+      Target ptx{true, keywordPtxArch()};
+      addPair(targets, ptx, {ptx});
+    }
+  } else if (archText) {
     std::optional<Target> arch = parseTargetValue(*archText, "-arch", error);
     if (!arch)
       return error;
@@ -815,7 +845,7 @@ std::string buildTargets(const Raw &raw, Options &options,
       return gencodeError;
   }
 
-  if (targets.empty()) {
+  if (targets.empty() && !options.nativeArch) {
     Target virt{true, GpuArch{kDefaultSm, ArchSuffix::None}};
     Target real{false, GpuArch{kDefaultSm, ArchSuffix::None}};
     addPair(targets, virt, {real, virt});
@@ -940,6 +970,32 @@ ParseResult parseCommandLine(const std::vector<std::string> &args) {
     return result;
   result.error = buildOptions(raw, result.options, result.warnings);
   return result;
+}
+
+std::string addNativeTargets(Options &options, const std::vector<GpuArch> &gpus,
+                             std::vector<std::string> &warnings) {
+  std::vector<TargetPair> targets;
+  std::string unsupported;
+  for (const GpuArch &gpu : gpus) {
+    GpuArch plain{gpu.sm, ArchSuffix::None};
+    if (!isKnownArch(plain)) {
+      warnings.push_back("-arch=native: the toolkit cannot build code for the "
+                         "installed GPU sm_" + plain.str() + "; it is skipped");
+      unsupported += (unsupported.empty() ? "sm_" : ", sm_") + plain.str();
+      continue;
+    }
+    addPair(targets, Target{true, plain}, {Target{false, plain}});
+  }
+  if (targets.empty())
+    return unsupported.empty()
+               ? "-arch=native: no GPU found"
+               : "-arch=native: no GPU the toolkit supports (found " +
+                     unsupported + ")";
+  for (const TargetPair &pair : options.targets)
+    addPair(targets, pair.virtualArch, pair.codes);
+  options.targets = std::move(targets);
+  options.nativeArch = false;
+  return {};
 }
 
 std::string helpText() {

@@ -41,6 +41,9 @@ struct Options {
   // Targets, after expanding -arch/-code/-gencode and defaults. Each virtual
   // arch appears once; codes are deduplicated.
   std::vector<TargetPair> targets;
+  // -arch=native: the installed GPUs are still to be added (addNativeTargets);
+  // until then `targets` holds only what -gencode asked for.
+  bool nativeArch = false;
 
   // Preprocessor and language.
   std::vector<std::string> includeDirs;   // -I
@@ -100,6 +103,14 @@ struct ParseResult {
 
 // Parses argv[1..]. Never exits and never prints.
 ParseResult parseCommandLine(const std::vector<std::string> &args);
+
+// Completes -arch=native with the installed GPUs (what the toolkit's
+// __nvcc_device_query reported): one sm_XY cubin compiled from compute_XY for
+// each, as nvcc 13 does, ahead of the -gencode targets. GPUs the toolkit
+// cannot build for are skipped with a warning. Returns an error (one line,
+// no prefix) when no GPU is left.
+std::string addNativeTargets(Options &options, const std::vector<GpuArch> &gpus,
+                             std::vector<std::string> &warnings);
 
 // nvcc-style help text.
 std::string helpText();

@@ -94,8 +94,9 @@ bool buildPlan(const Options &o, const Toolkit &t, const std::string &tempDir,
   for (const auto &pair : o.targets)
     for (const auto &code : pair.codes)
       if (!code.isVirtual) reals.push_back(code);
-  // -ptx writes one file. -arch=sm_90a also asks for compute_90 PTX; like
-  // nvcc, -ptx then keeps the arch that carries the real target.
+  // -ptx writes one file. -arch=sm_90a (sm_100f) also asks for compute_90
+  // (compute_100) PTX; like nvcc, -ptx then keeps the arch that carries the
+  // real target.
   std::vector<TargetPair> targets = o.targets;
   if (o.phase == Phase::Ptx && targets.size() > 1) {
     std::vector<TargetPair> withCubin;

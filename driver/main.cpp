@@ -8,6 +8,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -50,6 +51,63 @@ int error(const std::string &message) {
   return 1;
 }
 
+// -arch=native: the installed GPUs, as the toolkit's own __nvcc_device_query
+// reports them (nvcc runs the same program). On success it prints the
+// compute capabilities ("90", or "80,90" for several GPUs) and exits 0;
+// otherwise it says why on stderr ("... failed to call cudaLoader::cuInit(0)
+// with error 0x64 (CUDA_ERROR_NO_DEVICE)") and exits 1. nvcc then falls back
+// to its default target with a warning; mycc stops, since code for a GPU
+// nobody asked for is rarely what -arch=native meant.
+bool queryInstalledGpus(const std::string &cudaPath, std::vector<GpuArch> &gpus,
+                        std::string &message) {
+  const std::string name = "__nvcc_device_query";
+  std::string program = cudaPath + "/bin/" + name;
+  if (!llvm::sys::fs::can_execute(program)) {
+    message = "-arch=native: cannot run " + program +
+              ", which finds the installed GPUs";
+    return false;
+  }
+  llvm::SmallString<128> outPath, errPath;
+  if (llvm::sys::fs::createTemporaryFile("mycc-device-query", "out", outPath) ||
+      llvm::sys::fs::createTemporaryFile("mycc-device-query", "err", errPath)) {
+    message = "-arch=native: cannot create a temporary file";
+    return false;
+  }
+  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""),
+                                                outPath.str(), errPath.str()};
+  // argv[0] without the directory: the program's messages start with it.
+  llvm::StringRef args[] = {name};
+  std::string execError;
+  int rc = llvm::sys::ExecuteAndWait(program, args, std::nullopt, redirects,
+                                     /*SecondsToWait=*/60, 0, &execError);
+  auto readAll = [](const llvm::SmallString<128> &path) {
+    auto buffer = llvm::MemoryBuffer::getFile(path);
+    return buffer ? (*buffer)->getBuffer().str() : std::string();
+  };
+  std::string out = readAll(outPath), err = readAll(errPath);
+  llvm::sys::fs::remove(outPath);
+  llvm::sys::fs::remove(errPath);
+
+  if (rc != 0) {
+    llvm::StringRef why = llvm::StringRef(err).trim();
+    why = why.take_until([](char c) { return c == '\n'; });
+    std::string detail = !why.empty() ? why.str()
+                         : rc < 0     ? name + ": " + execError
+                                      : name + " exited with status " +
+                                        std::to_string(rc);
+    message = "-arch=native: no GPU found (" + detail + ")";
+    return false;
+  }
+  std::optional<std::vector<GpuArch>> found = parseDeviceQuery(out);
+  if (!found) {
+    message = "-arch=native: cannot read the output of " + name + ": '" +
+              llvm::StringRef(out).trim().str() + "'";
+    return false;
+  }
+  gpus = std::move(*found);
+  return true;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -76,8 +134,8 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (o.listGpuArch || o.listGpuCode) {
-    // Like nvcc, the lists name the plain architectures; every one of them
-    // also has its `a` and (from 100 on) `f` forms.
+    // Like nvcc, the lists name the plain architectures only; the `a` and
+    // `f` forms (sm_90a, sm_100f, ...) are accepted without being listed.
     for (const GpuArch &arch : knownArchs()) {
       if (arch.suffix != ArchSuffix::None) continue;
       if (o.listGpuArch) llvm::outs() << "compute_" << arch.str() << "\n";
@@ -94,6 +152,17 @@ int main(int argc, char **argv) {
   toolkit.ptxas = cudaPath + "/bin/ptxas";
   toolkit.hostCompiler = o.ccbin.empty() ? "g++" : o.ccbin;
   toolkit.runtimeLibrary = runtimeLibrary();
+
+  if (o.nativeArch) {
+    std::vector<GpuArch> gpus;
+    std::string message;
+    if (!queryInstalledGpus(cudaPath, gpus, message)) return error(message);
+    std::vector<std::string> warnings;
+    message = addNativeTargets(o, gpus, warnings);
+    for (const std::string &warning : warnings)
+      llvm::errs() << "mycc: warning: " << warning << "\n";
+    if (!message.empty()) return error(message);
+  }
 
   std::string tempDir;
   bool ownTempDir = false;

@@ -1,5 +1,7 @@
 #include "Frontend.h"
 
+#include "Targets.h"
+
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Driver/Compilation.h"
@@ -14,8 +16,73 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <algorithm>
+
 namespace mycc::frontend {
 namespace {
+
+// "sm_90a" -> 90a. The driver only passes names it has validated.
+std::optional<GpuArch> archOf(const std::string &gpuArch) {
+  std::optional<Target> target = parseTarget(gpuArch);
+  if (!target) return std::nullopt;
+  return target->arch;
+}
+
+// __CUDA_ARCH_LIST__ as nvcc 13 defines it: the __CUDA_ARCH__ value of every
+// virtual arch of the build, ascending, each once, suffixes dropped
+// ("-gencode arch=compute_80,code=sm_80 -arch=sm_90a" gives 800,900).
+std::string archListValue(const std::vector<std::string> &gpuArchs) {
+  std::vector<unsigned> values;
+  for (const auto &name : gpuArchs)
+    if (std::optional<GpuArch> arch = archOf(name))
+      values.push_back(archMacroValue(*arch));
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  std::string list;
+  for (unsigned value : values)
+    list += (list.empty() ? "" : ",") + std::to_string(value);
+  return list;
+}
+
+// The macros nvcc 13 defines for a suffixed virtual arch on top of
+// __CUDA_ARCH__ (measured: the device-side preprocessing of `nvcc --dryrun`):
+//   compute_XYa: __CUDA_ARCH_SPECIFIC__ and __CUDA_ARCH_FAMILY_SPECIFIC__,
+//                both XY0, and __CUDA_ARCH_FEAT_SMXY_ALL;
+//   compute_XYf: __CUDA_ARCH_FAMILY_SPECIFIC__=XY0.
+// Clang defines __CUDA_ARCH_FEAT_SMXY_ALL (as 1, like nvcc's -D) for the `a`
+// GPUs itself, so it is not repeated here.
+std::vector<std::string> suffixMacros(const GpuArch &arch) {
+  std::string value = std::to_string(archMacroValue(arch));
+  switch (arch.suffix) {
+  case ArchSuffix::ArchSpecific:
+    return {"-D__CUDA_ARCH_SPECIFIC__=" + value,
+            "-D__CUDA_ARCH_FAMILY_SPECIFIC__=" + value};
+  case ArchSuffix::FamilySpecific:
+    return {"-D__CUDA_ARCH_FAMILY_SPECIFIC__=" + value};
+  case ArchSuffix::None:
+    break;
+  }
+  return {};
+}
+
+// Clang's driver asks for the PTX ISA of the newest CUDA it knows (+ptx88:
+// CUDA 12.9), which is older than some CUDA 13 targets need (sm_88 and sm_110
+// need PTX ISA 9.0, and LLVM stops with a fatal error below it); a family
+// target compiled for its plain GPU needs the family's version too (8.8 for
+// sm_100f, where sm_100 alone would take 8.6). The version is raised to the
+// target's minimum, never lowered.
+void requirePtxVersion(std::vector<std::string> &cc1, unsigned minimum) {
+  std::string wanted = "+ptx" + std::to_string(minimum);
+  for (size_t i = 0; i + 1 < cc1.size(); ++i) {
+    llvm::StringRef feature(cc1[i + 1]);
+    if (cc1[i] != "-target-feature" || !feature.consume_front("+ptx")) continue;
+    unsigned version = 0;
+    if (feature.getAsInteger(10, version) || version < minimum)
+      cc1[i + 1] = wanted;
+    return;
+  }
+  cc1.insert(cc1.end(), {"-target-feature", wanted});
+}
 
 // Options both sides share: what the user passed, plus nvcc's conventions.
 void addCommonDriverArgs(const SourceOptions &o, std::vector<std::string> &a) {
@@ -80,7 +147,10 @@ bool cc1FromDriver(const std::vector<std::string> &driverArgs,
 
 void addHostArgs(const SourceOptions &o, std::vector<std::string> &a) {
   a.push_back("--cuda-host-only");
-  for (const auto &arch : o.gpuArchs) a.push_back("--cuda-gpu-arch=" + arch);
+  // Clang derives the host side's __CUDA_ARCH_LIST__ from these, sorted and
+  // deduplicated as nvcc does.
+  for (const auto &arch : o.gpuArchs)
+    a.push_back("--cuda-gpu-arch=" + clangGpuName(arch));
   a.push_back("-O" + std::to_string(o.hostOptLevel));
   if (o.hostDebug) a.push_back("-g");
   for (const auto &f : o.hostCompilerFlags) a.push_back(f);
@@ -117,31 +187,48 @@ bool Invocations::hostCompile(const SourceOptions &o, const std::string &input,
 bool Invocations::device(const SourceOptions &o, const std::string &input,
                          const std::string &gpuArch,
                          std::vector<std::string> &cc1, std::string &error) {
+  std::optional<GpuArch> arch = archOf(gpuArch);
+  if (!arch) {
+    error = "unknown GPU architecture '" + gpuArch + "'";
+    return false;
+  }
+  std::string clangGpu = clangGpuName(gpuArch);
   std::vector<std::string> a{"-x", "cuda", "-S", "--cuda-device-only",
-                             "--cuda-gpu-arch=" + gpuArch};
+                             "--cuda-gpu-arch=" + clangGpu};
   addCommonDriverArgs(o, a);
   // Device code is optimised by default, as with nvcc; mycc runs the LLVM
   // pipeline itself, so the front end only needs to produce optimisable IR.
   a.push_back("-O3");
   if (o.deviceLineInfo) a.push_back("-gline-tables-only");
-  // __CUDA_ARCH_LIST__ names every arch of the build, as nvcc sets it.
-  std::string list;
-  for (const auto &arch : o.gpuArchs) {
-    llvm::StringRef n(arch);
-    n.consume_front("sm_");
-    unsigned v = 0;
-    n.take_while(llvm::isDigit).getAsInteger(10, v);
-    if (!list.empty()) list += ",";
-    list += std::to_string(v * 10);
-  }
   a.push_back(input);
   if (!cc1FromDriver(a, cc1, error)) return false;
-  // Clang's driver lists only the one arch; nvcc lists them all.
-  for (auto &arg : cc1)
-    if (llvm::StringRef(arg).starts_with("-D__CUDA_ARCH_LIST__="))
-      arg = "-D__CUDA_ARCH_LIST__=" + list;
+
+  // Clang's driver lists only the one arch in __CUDA_ARCH_LIST__; nvcc lists
+  // them all. nvcc's macros for `a` and `f` targets follow it, before the
+  // user's -D/-U as with nvcc.
+  std::vector<std::string> extra = suffixMacros(*arch);
+  std::string list = "-D__CUDA_ARCH_LIST__=" + archListValue(o.gpuArchs);
+  auto at = std::find_if(cc1.begin(), cc1.end(), [](const std::string &arg) {
+    return llvm::StringRef(arg).starts_with("-D__CUDA_ARCH_LIST__=");
+  });
+  if (at == cc1.end()) { // not expected: then ahead of every -D
+    extra.insert(extra.begin(), list);
+    at = cc1.begin();
+  } else {
+    *at++ = list;
+  }
+  cc1.insert(at, extra.begin(), extra.end());
+
+  requirePtxVersion(cc1, minPtxVersion(*arch));
   return true;
 }
+
+std::string clangGpuName(const std::string &gpuArch) {
+  std::optional<GpuArch> arch = archOf(gpuArch);
+  if (!arch || arch->suffix != ArchSuffix::FamilySpecific) return gpuArch;
+  return "sm_" + std::to_string(arch->sm);
+}
+
 
 std::unique_ptr<clang::CompilerInstance>
 createCompilerInstance(const std::vector<std::string> &cc1,

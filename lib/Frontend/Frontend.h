@@ -25,7 +25,8 @@ struct SourceOptions {
   std::vector<std::string> macros;  // "-DNAME=V" / "-UNAME", in order
   std::string std;                  // "c++17", empty for the default
   std::vector<std::string> gpuArchs; // every virtual arch of the build, "sm_80"
-                                     // form, for __CUDA_ARCH_LIST__
+                                     // form ("sm_90a", "sm_100f" with a
+                                     // suffix), for __CUDA_ARCH_LIST__
   unsigned hostOptLevel = 0;
   bool hostDebug = false;   // -g
   bool deviceLineInfo = false; // -lineinfo
@@ -44,11 +45,20 @@ struct Invocations {
   // the name it is known by; its text is supplied in memory).
   static bool hostCompile(const SourceOptions &, const std::string &input,
                           std::vector<std::string> &cc1, std::string &error);
-  // Device side for one virtual arch ("sm_80", "sm_90a"): the .cu to LLVM IR.
+  // Device side for one virtual arch ("sm_80", "sm_90a", "sm_100f"): the .cu
+  // to LLVM IR. A family target, which clang does not know, is compiled for
+  // the plain GPU of its family (clangGpuName) with nvcc's macros for the
+  // family; the PTX then has to name the family (DeviceCodegenOptions).
   static bool device(const SourceOptions &, const std::string &input,
                      const std::string &gpuArch, std::vector<std::string> &cc1,
                      std::string &error);
 };
+
+// The GPU name clang compiles a virtual arch ("sm_100f") for: the name itself,
+// except for family targets ("sm_100f", "sm_120f"), which Clang 22 rejects
+// ("unsupported CUDA gpu architecture"): those become the plain GPU of the
+// family ("sm_100"), whose instructions every member of the family has.
+std::string clangGpuName(const std::string &gpuArch);
 
 // A compiler instance for cc1 arguments. Diagnostics are one line each
 // (file:line:col: error: message) and go to `diagnostics`, stderr by default.

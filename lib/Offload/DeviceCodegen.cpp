@@ -4,6 +4,7 @@
 
 #include "clang/CodeGen/CodeGenAction.h"
 #include "clang/Frontend/CompilerInstance.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -28,6 +29,45 @@ llvm::OptimizationLevel passLevel(unsigned level) {
 llvm::CodeGenOptLevel codegenLevel(unsigned level) {
   return level == 0 ? llvm::CodeGenOptLevel::None
                     : llvm::CodeGenOptLevel::Aggressive;
+}
+
+// Renames the GPU of the PTX's `.target` directive ("sm_100" -> "sm_100f").
+//
+// Why: Clang 22 does not know the family targets (sm_100f, sm_103f, sm_110f,
+// sm_120f, sm_121f), so the front end compiles a family target for the plain
+// GPU of the family (frontend::clangGpuName), which every GPU of the family
+// can run, with the macros nvcc defines for the family
+// (__CUDA_ARCH_FAMILY_SPECIFIC__). The PTX must still declare the family:
+//  - ptxas checks instructions against `.target`: code the family macro
+//    enables (e.g. `tcgen05` inline assembly) is rejected at `.target sm_100`
+//    ("Instruction 'tcgen05.fence' not supported on .target 'sm_100'") and
+//    accepted at `.target sm_100f`;
+//  - the PTX is embedded as compute_100f; at `.target sm_100f` ptxas, and the
+//    driver's JIT, build it only for GPUs of the family ("Program with
+//    .target 'sm_100f' cannot be compiled to different SM-family
+//    architecture"), as with nvcc's compute_100f PTX.
+// Nothing else in the PTX depends on the name, and the PTX ISA version is
+// already the one the family needs (the front end asks for
+// minPtxVersion(sm_100f), 8.8, where sm_100 alone would take 8.6).
+bool renamePtxTarget(std::string &ptx, llvm::StringRef from,
+                     llvm::StringRef to, std::string &error) {
+  // The directive is one line: `.target sm_100` or `.target sm_100, debug`.
+  llvm::StringRef text(ptx);
+  size_t pos = 0;
+  while ((pos = text.find(".target ", pos)) != llvm::StringRef::npos) {
+    bool lineStart = pos == 0 || text[pos - 1] == '\n';
+    size_t name = pos + llvm::StringRef(".target ").size();
+    llvm::StringRef rest = text.substr(name);
+    if (lineStart && rest.starts_with(from) &&
+        (rest.size() == from.size() || !llvm::isAlnum(rest[from.size()]))) {
+      ptx.replace(name, from.size(), to.str());
+      return true;
+    }
+    pos = name;
+  }
+  error = "internal error: no '.target " + from.str() +
+          "' directive in the PTX to rename to " + to.str();
+  return false;
 }
 
 } // namespace
@@ -96,15 +136,19 @@ bool compileDeviceToPtx(const std::vector<std::string> &cc1,
     return false;
   }
 
-  llvm::raw_string_ostream out(ptx);
-  llvm::buffer_ostream buffered(out);
-  llvm::legacy::PassManager codegen;
-  if (machine->addPassesToEmitFile(codegen, buffered, nullptr,
-                                   llvm::CodeGenFileType::AssemblyFile)) {
-    error = "NVPTX backend cannot emit PTX";
-    return false;
+  {
+    llvm::raw_string_ostream out(ptx);
+    llvm::buffer_ostream buffered(out);
+    llvm::legacy::PassManager codegen;
+    if (machine->addPassesToEmitFile(codegen, buffered, nullptr,
+                                     llvm::CodeGenFileType::AssemblyFile)) {
+      error = "NVPTX backend cannot emit PTX";
+      return false;
+    }
+    codegen.run(*module);
   }
-  codegen.run(*module);
+  if (!options.ptxTarget.empty() && options.ptxTarget != targetOpts.CPU)
+    return renamePtxTarget(ptx, targetOpts.CPU, options.ptxTarget, error);
   return true;
 }
 

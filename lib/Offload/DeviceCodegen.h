@@ -14,6 +14,10 @@ namespace mycc::offload {
 
 struct DeviceCodegenOptions {
   unsigned optLevel = 3; // nvcc optimises device code by default
+  // The GPU the PTX's `.target` must name when it is not the one clang
+  // compiled for: "sm_100f" for a family target, which Clang cannot name
+  // (frontend::clangGpuName). Empty: clang's GPU.
+  std::string ptxTarget;
 };
 
 // `cc1` comes from frontend::Invocations::device. Source diagnostics go to

@@ -68,4 +68,69 @@ bool isKnownArch(const GpuArch &arch) {
   return std::binary_search(archs.begin(), archs.end(), arch);
 }
 
+unsigned minPtxVersion(const GpuArch &arch) {
+  // PTX ISA "Target ISA notes"; checked against ptxas 13.0 (the oldest
+  // `.version` it accepts for each `.target`) and LLVM 22 (the version it
+  // emits with no PTX feature). ptxas 13.0 takes sm_88 from 7.4 on; the PTX
+  // ISA and LLVM say 9.0, which both accept.
+  const bool family = arch.suffix == ArchSuffix::FamilySpecific;
+  switch (arch.sm) {
+  case 75: return 63;
+  case 80: return 70;
+  case 86: return 71;
+  case 87: return 74;
+  case 88: return 90;
+  case 89: return 78;
+  case 90: return arch.suffix == ArchSuffix::ArchSpecific ? 80 : 78;
+  case 100: return family ? 88 : 86;
+  case 103: return 88;
+  case 110: return 90;
+  case 120: return family ? 88 : 87;
+  case 121: return 88;
+  default: return 90;
+  }
+}
+
+std::vector<GpuArch> keywordCubinArchs(ArchKeyword keyword) {
+  std::vector<GpuArch> archs;
+  for (const GpuArch &arch : knownArchs()) {
+    if (arch.suffix != ArchSuffix::None)
+      continue;
+    if (keyword == ArchKeyword::All || archs.empty() || arch.minor() == 0)
+      archs.push_back(arch);
+  }
+  return archs;
+}
+
+GpuArch keywordPtxArch() {
+  // The first plain architecture of the highest major version.
+  GpuArch ptx;
+  for (const GpuArch &arch : knownArchs())
+    if (arch.suffix == ArchSuffix::None && arch.major() > ptx.major())
+      ptx = arch;
+  return ptx;
+}
+
+std::optional<std::vector<GpuArch>> parseDeviceQuery(std::string_view text) {
+  // Tolerate a trailing newline, in case a later toolkit prints one.
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r'))
+    text.remove_suffix(1);
+  std::vector<GpuArch> archs;
+  while (!text.empty()) {
+    std::size_t comma = text.find(',');
+    std::string_view item = text.substr(0, comma);
+    std::optional<Target> target = parseTarget("sm_" + std::string(item));
+    if (!target || target->arch.suffix != ArchSuffix::None)
+      return std::nullopt;
+    if (std::find(archs.begin(), archs.end(), target->arch) == archs.end())
+      archs.push_back(target->arch);
+    if (comma == std::string_view::npos)
+      break;
+    text.remove_prefix(comma + 1);
+    if (text.empty())
+      return std::nullopt;
+  }
+  return archs;
+}
+
 } // namespace mycc

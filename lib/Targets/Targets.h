@@ -53,4 +53,31 @@ bool isKnownArch(const GpuArch &arch);
 // The default target of nvcc 13 when none is given.
 constexpr unsigned kDefaultSm = 75;
 
+// The value of __CUDA_ARCH__ (and of __CUDA_ARCH_SPECIFIC__ /
+// __CUDA_ARCH_FAMILY_SPECIFIC__) for an architecture: 90a -> 900, 103f -> 1030.
+inline unsigned archMacroValue(const GpuArch &arch) { return arch.sm * 10; }
+
+// The oldest PTX ISA version whose `.target` may name `arch`, as 10 * major +
+// minor (88 is PTX ISA 8.8). From the PTX ISA's target notes, as LLVM 22's
+// NVPTX backend and ptxas 13.0 apply them: family targets need 8.8, sm_88 and
+// sm_110 need 9.0. Unknown architectures get the newest version in the table.
+unsigned minPtxVersion(const GpuArch &arch);
+
+// nvcc's architecture keywords -arch=all and -arch=all-major (CUDA 13.0,
+// measured with `nvcc --dryrun`): a cubin for each listed architecture, each
+// compiled from its own virtual architecture, and one PTX, that of the
+// highest major architecture (compute_120).
+//  - all: every plain architecture of knownArchs();
+//  - all-major: the earliest one (75) and every XY0 one (80, 90, 100, ...).
+// No `a` or `f` target is part of either.
+enum class ArchKeyword { All, AllMajor };
+std::vector<GpuArch> keywordCubinArchs(ArchKeyword keyword);
+GpuArch keywordPtxArch();
+
+// The output of the toolkit's __nvcc_device_query: the compute capabilities
+// of the installed GPUs, major * 10 + minor, separated by commas, in
+// ascending order without duplicates ("90" or "80,90", no newline). Returns
+// the plain architectures, or nullopt if the text is not such a list.
+std::optional<std::vector<GpuArch>> parseDeviceQuery(std::string_view text);
+
 } // namespace mycc

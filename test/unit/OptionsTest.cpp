@@ -524,13 +524,124 @@ TEST(Targets, EmptyArch) {
   EXPECT_TRUE(contains(fails({"-std", ""}), "'-std' expects a value"));
 }
 
-TEST(Targets, NativeAndAllNotSupportedYet) {
+//===----------------------------------------------------------------------===//
+// GPU targets: -arch=all, -arch=all-major, -arch=native
+//===----------------------------------------------------------------------===//
+
+// What nvcc 13.0 embeds (`nvcc --dryrun -arch=all`): a cubin per architecture,
+// each from its own PTX, plus the compute_120 PTX.
+TEST(ArchKeywords, All) {
+  EXPECT_EQ(targets({"-arch=all"}),
+            "compute_75:sm_75;compute_80:sm_80;compute_86:sm_86;compute_87:sm_87;"
+            "compute_88:sm_88;compute_89:sm_89;compute_90:sm_90;compute_100:sm_100;"
+            "compute_103:sm_103;compute_110:sm_110;compute_120:sm_120,compute_120;"
+            "compute_121:sm_121");
+  EXPECT_EQ(targets({"--gpu-architecture", "all"}), targets({"-arch=all"}));
+}
+
+TEST(ArchKeywords, AllMajor) {
+  EXPECT_EQ(targets({"-arch=all-major"}),
+            "compute_75:sm_75;compute_80:sm_80;compute_90:sm_90;compute_100:sm_100;"
+            "compute_110:sm_110;compute_120:sm_120,compute_120");
+}
+
+TEST(ArchKeywords, CombineWithGencode) {
+  // nvcc 13.0: the -gencode images are added, each image once.
+  EXPECT_EQ(targets({"-gencode", "arch=compute_90,code=compute_90", "-arch=all-major"}),
+            "compute_75:sm_75;compute_80:sm_80;compute_90:sm_90,compute_90;"
+            "compute_100:sm_100;compute_110:sm_110;compute_120:sm_120,compute_120");
+  EXPECT_EQ(targets({"-arch=all", "-gencode", "arch=compute_80,code=sm_80"}),
+            targets({"-arch=all"}));
+}
+
+TEST(ArchKeywords, LastArchWins) {
+  ParseResult r = parse({"-arch=all-major", "-arch=sm_80"});
+  ASSERT_TRUE(r) << r.error;
+  EXPECT_EQ(targets(r.options), "compute_80:sm_80,compute_80");
+  EXPECT_EQ(r.warnings.size(), 1u);
+}
+
+TEST(ArchKeywords, NotWithCode) {
+  // nvcc 13.0: "Cannot use '-arch=all' with '--gpu-code (-code)'".
   for (const char *value : {"native", "all", "all-major"}) {
-    std::string error = fails({std::string("-arch=") + value});
-    EXPECT_TRUE(contains(error, "not supported yet")) << error;
-    EXPECT_TRUE(contains(error, value)) << error;
+    std::string error = fails({std::string("-arch=") + value, "-code=sm_90"});
+    EXPECT_TRUE(contains(error, std::string("-arch=") + value)) << error;
+    EXPECT_TRUE(contains(error, "-code")) << error;
   }
-  EXPECT_TRUE(contains(fails({"-gencode", "arch=native,code=sm_80"}), "not supported yet"));
+}
+
+TEST(ArchKeywords, OnlyAsArch) {
+  // nvcc 13.0: "Unsupported gpu architecture 'all'" in -gencode, "Value 'all'
+  // is not defined for option 'gpu-code'" in -code.
+  for (const char *value : {"native", "all", "all-major"}) {
+    std::string v = value;
+    for (auto args : {Strings{"-gencode", "arch=" + v + ",code=sm_90"},
+                      Strings{"-gencode", "arch=compute_80,code=" + v},
+                      Strings{"-gencode", "arch=compute_80,code=[sm_80," + v + "]"},
+                      Strings{"-arch=compute_80", "-code=" + v}}) {
+      ParseResult r = parseCommandLine(args);
+      ASSERT_FALSE(r) << args[1];
+      EXPECT_TRUE(contains(r.error, "'" + v + "'")) << r.error;
+      EXPECT_TRUE(contains(r.error, "only as the value of -arch")) << r.error;
+    }
+  }
+}
+
+TEST(ArchNative, WaitsForTheInstalledGpus) {
+  Options o = ok({"-arch=native"});
+  EXPECT_TRUE(o.nativeArch);
+  EXPECT_TRUE(o.targets.empty()); // no default target in the meantime
+  o = ok({"-arch", "native", "-gencode", "arch=compute_80,code=sm_80"});
+  EXPECT_TRUE(o.nativeArch);
+  EXPECT_EQ(targets(o), "compute_80:sm_80");
+  EXPECT_FALSE(ok({"-arch=sm_80"}).nativeArch);
+  EXPECT_FALSE(ok({"-arch=native", "-arch=sm_80"}).nativeArch);
+}
+
+TEST(ArchNative, OneCubinPerGpu) {
+  // nvcc 13.0 on an H100 (`__nvcc_device_query` prints "90"): the sm_90 cubin
+  // from compute_90, no PTX.
+  Options o = ok({"-arch=native"});
+  std::vector<std::string> warnings;
+  EXPECT_EQ(addNativeTargets(o, {{90, ArchSuffix::None}}, warnings), "");
+  EXPECT_EQ(targets(o), "compute_90:sm_90");
+  EXPECT_FALSE(o.nativeArch);
+  EXPECT_TRUE(warnings.empty());
+
+  o = ok({"-arch=native"});
+  EXPECT_EQ(addNativeTargets(o, {{80, ArchSuffix::None}, {90, ArchSuffix::None}}, warnings),
+            "");
+  EXPECT_EQ(targets(o), "compute_80:sm_80;compute_90:sm_90");
+}
+
+TEST(ArchNative, GpusComeBeforeGencodeAndMerge) {
+  Options o = ok({"-gencode", "arch=compute_80,code=[sm_86,compute_80]", "-arch=native"});
+  std::vector<std::string> warnings;
+  EXPECT_EQ(addNativeTargets(o, {{80, ArchSuffix::None}, {90, ArchSuffix::None}}, warnings),
+            "");
+  EXPECT_EQ(targets(o), "compute_80:sm_80,sm_86,compute_80;compute_90:sm_90");
+}
+
+TEST(ArchNative, UnsupportedGpusAreSkipped) {
+  Options o = ok({"-arch=native"});
+  std::vector<std::string> warnings;
+  EXPECT_EQ(addNativeTargets(o, {{70, ArchSuffix::None}, {90, ArchSuffix::None}}, warnings),
+            "");
+  EXPECT_EQ(targets(o), "compute_90:sm_90");
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_TRUE(contains(warnings[0], "sm_70")) << warnings[0];
+
+  o = ok({"-arch=native"});
+  warnings.clear();
+  std::string error = addNativeTargets(o, {{70, ArchSuffix::None}}, warnings);
+  EXPECT_TRUE(contains(error, "-arch=native")) << error;
+  EXPECT_TRUE(contains(error, "sm_70")) << error;
+}
+
+TEST(ArchNative, NoGpu) {
+  Options o = ok({"-arch=native"});
+  std::vector<std::string> warnings;
+  EXPECT_EQ(addNativeTargets(o, {}, warnings), "-arch=native: no GPU found");
 }
 
 TEST(Targets, LtoNotSupportedYet) {
@@ -602,6 +713,44 @@ TEST(Gencode, Compatibility) {
                        "arch='compute_100f', code='sm_110'"));
   EXPECT_TRUE(contains(fails({"-gencode", "arch=compute_90,code=compute_90a"}),
                        "arch='compute_90', code='compute_90a'"));
+}
+
+// nvcc 13.0 (`nvcc --dryrun -arch=compute_X -code=sm_Y` for each pair): a
+// plain virtual architecture yields any newer cubin, `a` ones included, but
+// an `f` cubin only within its family; `a` PTX yields only `a` cubins, newer
+// ones included.
+TEST(Gencode, SuffixedCodesFromPlainPtx) {
+  EXPECT_EQ(targets({"-arch=compute_80", "-code=sm_90a,sm_100a,sm_121"}),
+            "compute_80:sm_90a,sm_100a,sm_121");
+  EXPECT_EQ(targets({"-arch=compute_100", "-code=sm_100f,sm_103f,sm_103a"}),
+            "compute_100:sm_100f,sm_103f,sm_103a");
+  for (const char *code : {"sm_100f", "sm_103f", "sm_110f", "sm_121f"}) {
+    std::string error = fails({"-arch=compute_80", std::string("-code=") + code});
+    EXPECT_TRUE(contains(error, std::string("code='") + code + "'")) << error;
+  }
+  EXPECT_TRUE(contains(fails({"-gencode", "arch=compute_100,code=sm_110f"}),
+                       "arch='compute_100', code='sm_110f'"));
+  EXPECT_EQ(targets({"-gencode", "arch=compute_90a,code=[sm_90a,sm_100a,sm_103a]"}),
+            "compute_90a:sm_90a,sm_100a,sm_103a");
+  EXPECT_TRUE(contains(fails({"-gencode", "arch=compute_90a,code=sm_100f"}),
+                       "arch='compute_90a', code='sm_100f'"));
+  EXPECT_TRUE(contains(fails({"-gencode", "arch=compute_103f,code=sm_100f"}),
+                       "arch='compute_103f', code='sm_100f'"));
+  EXPECT_TRUE(contains(fails({"-gencode", "arch=compute_120f,code=sm_90a"}),
+                       "arch='compute_120f', code='sm_90a'"));
+  EXPECT_EQ(targets({"-gencode", "arch=compute_120f,code=[sm_120,sm_121,compute_120f]"}),
+            "compute_120f:sm_120f,sm_121f,compute_120f");
+}
+
+TEST(Gencode, ListsAreMergedAcrossOptions) {
+  // nvcc 13.0 embeds each image once: sm_80, sm_86 and compute_80 here.
+  EXPECT_EQ(targets({"-gencode", "arch=compute_80,code=[sm_80,sm_80,compute_80]", "-gencode",
+                     "arch=compute_80,code=sm_86"}),
+            "compute_80:sm_80,compute_80,sm_86");
+  EXPECT_EQ(targets({"-arch=compute_80", "-code=sm_86,sm_80,sm_86"}), "compute_80:sm_86,sm_80");
+  // The family cubin asked for twice, once as sm_103 and once as sm_103f.
+  EXPECT_EQ(targets({"-gencode", "arch=compute_100f,code=[sm_103,sm_103f]"}),
+            "compute_100f:sm_103f");
 }
 
 TEST(Gencode, Errors) {

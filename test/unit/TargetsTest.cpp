@@ -105,3 +105,74 @@ TEST(Targets, Ordering) {
   EXPECT_LT(parsed("sm_80"), parsed("compute_80"));
   EXPECT_LT(parsed("compute_80"), parsed("sm_86"));
 }
+
+namespace {
+
+std::vector<std::string> names(const std::vector<GpuArch> &archs) {
+  std::vector<std::string> out;
+  for (const GpuArch &arch : archs)
+    out.push_back(arch.str());
+  return out;
+}
+
+} // namespace
+
+TEST(Targets, ArchMacroValue) {
+  EXPECT_EQ(archMacroValue({75, ArchSuffix::None}), 750u);
+  EXPECT_EQ(archMacroValue({90, ArchSuffix::ArchSpecific}), 900u);
+  EXPECT_EQ(archMacroValue({103, ArchSuffix::FamilySpecific}), 1030u);
+  EXPECT_EQ(archMacroValue({121, ArchSuffix::None}), 1210u);
+}
+
+// The oldest `.version` ptxas 13.0 and LLVM 22 accept for each `.target`.
+TEST(Targets, MinPtxVersion) {
+  EXPECT_EQ(minPtxVersion({75, ArchSuffix::None}), 63u);
+  EXPECT_EQ(minPtxVersion({80, ArchSuffix::None}), 70u);
+  EXPECT_EQ(minPtxVersion({88, ArchSuffix::None}), 90u);
+  EXPECT_EQ(minPtxVersion({90, ArchSuffix::None}), 78u);
+  EXPECT_EQ(minPtxVersion({90, ArchSuffix::ArchSpecific}), 80u);
+  EXPECT_EQ(minPtxVersion({100, ArchSuffix::None}), 86u);
+  EXPECT_EQ(minPtxVersion({100, ArchSuffix::ArchSpecific}), 86u);
+  EXPECT_EQ(minPtxVersion({100, ArchSuffix::FamilySpecific}), 88u);
+  EXPECT_EQ(minPtxVersion({103, ArchSuffix::FamilySpecific}), 88u);
+  EXPECT_EQ(minPtxVersion({110, ArchSuffix::None}), 90u);
+  EXPECT_EQ(minPtxVersion({110, ArchSuffix::FamilySpecific}), 90u);
+  EXPECT_EQ(minPtxVersion({120, ArchSuffix::None}), 87u);
+  EXPECT_EQ(minPtxVersion({120, ArchSuffix::FamilySpecific}), 88u);
+  EXPECT_EQ(minPtxVersion({121, ArchSuffix::FamilySpecific}), 88u);
+  // A family target never needs less than its plain GPU.
+  for (const GpuArch &arch : knownArchs()) {
+    EXPECT_GE(minPtxVersion(arch), 63u) << arch.str();
+    EXPECT_LE(minPtxVersion(arch), 90u) << arch.str();
+    EXPECT_GE(minPtxVersion(arch), minPtxVersion({arch.sm, ArchSuffix::None}))
+        << arch.str();
+  }
+}
+
+// nvcc 13.0's expansion of -arch=all and -arch=all-major (nvcc --dryrun).
+TEST(Targets, ArchKeywordExpansion) {
+  EXPECT_EQ(names(keywordCubinArchs(ArchKeyword::All)),
+            (std::vector<std::string>{"75", "80", "86", "87", "88", "89", "90",
+                                      "100", "103", "110", "120", "121"}));
+  EXPECT_EQ(names(keywordCubinArchs(ArchKeyword::AllMajor)),
+            (std::vector<std::string>{"75", "80", "90", "100", "110", "120"}));
+  EXPECT_EQ(keywordPtxArch(), (GpuArch{120, ArchSuffix::None}));
+}
+
+// __nvcc_device_query prints "%d," per GPU but the last, then "%d": sorted,
+// no duplicates, no newline.
+TEST(Targets, ParsesDeviceQueryOutput) {
+  auto parse = [](std::string_view text) {
+    std::optional<std::vector<GpuArch>> archs = parseDeviceQuery(text);
+    return archs ? names(*archs) : std::vector<std::string>{"<invalid>"};
+  };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(parse("90"), V{"90"});
+  EXPECT_EQ(parse("80,90"), (V{"80", "90"}));
+  EXPECT_EQ(parse("86,120\n"), (V{"86", "120"}));
+  EXPECT_EQ(parse("90,90"), V{"90"});
+  EXPECT_EQ(parse("70"), V{"70"}); // parsed; whether it is usable is the driver's call
+  EXPECT_EQ(parse(""), V{});
+  for (const char *bad : {"90,", ",90", "9", "90a", "sm_90", "nine", "90 80", "1000"})
+    EXPECT_EQ(parse(bad), V{"<invalid>"}) << bad;
+}
