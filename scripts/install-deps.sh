@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(llvm-22-dev libclang-22-dev clang-22 llvm-22-tools libcli11-dev
-          libgtest-dev cmake ninja-build)
+          libgtest-dev cmake ninja-build liblz4-dev libzstd-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,11 +1,20 @@
 #include "Fatbin.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <cstring>
+#include <new>
 #include <optional>
 #include <string_view>
 #include <tuple>
+
+// The runtime compiles this file without MYCC_FATBIN_DECOMPRESS and without
+// the compression libraries; the myccFatbin library (driver, tools) sets it.
+#ifdef MYCC_FATBIN_DECOMPRESS
+#include <lz4.h>
+#include <zstd.h>
+#endif
 
 namespace mycc {
 namespace {
@@ -22,6 +31,9 @@ constexpr uint64_t kFlagDebug = 0x2;
 constexpr uint64_t kFlagHostLinux = 0x10;
 constexpr uint64_t kFlagLz4 = 0x2000;
 constexpr uint64_t kFlagZstd = 0x8000;
+// Set by nvcc on LTO-IR entries, whose payload is then no plain LZ4 block or
+// zstd frame (a zstd-flagged one lacks the frame magic): left as stored.
+constexpr uint64_t kFlagEncodedIr = 0x10000;
 constexpr uint64_t kFlagArchSpecific = 0x100000;
 constexpr uint64_t kFlagFamilySpecific = 0x200000;
 constexpr uint64_t kFlagCompatCopy = 0x1000000;
@@ -428,6 +440,11 @@ std::vector<uint8_t> writeFatbin(const std::vector<FatbinImage> &images) {
 }
 
 FatbinReadResult readFatbin(const uint8_t *data, std::size_t size) {
+  return readFatbin(data, size, FatbinReadOptions());
+}
+
+FatbinReadResult readFatbin(const uint8_t *data, std::size_t size,
+                            const FatbinReadOptions &options) {
   FatbinReadResult result;
   std::optional<ContainerHeader> container =
       readContainerHeader(data, size, result.error);
@@ -445,10 +462,95 @@ FatbinReadResult readFatbin(const uint8_t *data, std::size_t size) {
       result.images.clear();
       return result;
     }
+    if (options.decompress && !(image.flags & kFlagEncodedIr) &&
+        !decompressImage(image, result.error)) {
+      result.error = "entry " + std::to_string(result.images.size()) +
+                     " at offset " + hexText(offset) + ": " + result.error;
+      result.images.clear();
+      return result;
+    }
     result.images.push_back(std::move(image));
     offset += entrySize;
   }
   return result;
+}
+
+bool fatbinCanDecompress() {
+#ifdef MYCC_FATBIN_DECOMPRESS
+  return true;
+#else
+  return false;
+#endif
+}
+
+bool decompressImage(FatbinImage &image, std::string &error) {
+  using Compression = FatbinImage::Compression;
+  if (image.compression == Compression::None || image.decompressed)
+    return true;
+  const char *scheme = image.compression == Compression::Lz4 ? "LZ4" : "zstd";
+#ifndef MYCC_FATBIN_DECOMPRESS
+  error =
+      std::string(scheme) + "-compressed payload: this build cannot decompress";
+  return false;
+#else
+  const std::string &stream = image.payload;
+  const uint64_t expected = image.uncompressedSize;
+  if (image.flags & kFlagEncodedIr) {
+    error = std::string("the ") + scheme + "-flagged payload is encoded " +
+            "(flag 0x10000), not a plain compressed stream";
+    return false;
+  }
+  auto fail = [&](const std::string &why) {
+    error = std::string("cannot decompress the ") + scheme + " payload (" +
+            std::to_string(stream.size()) + " bytes, " +
+            std::to_string(expected) + " expected once decoded): " + why;
+    return false;
+  };
+  // An LZ4 block expands at most about 255 times; anything claiming more is
+  // corrupt. zstd's ratio has no such bound, so only a sanity limit applies.
+  constexpr uint64_t kMaxDecoded = uint64_t(1) << 32;
+  if (expected == 0)
+    return fail("no decoded size recorded");
+  if (expected > kMaxDecoded)
+    return fail("decoded size too large");
+  std::string decoded;
+  try {
+    decoded.resize(expected);
+  } catch (const std::bad_alloc &) {
+    return fail("out of memory");
+  }
+  if (image.compression == Compression::Lz4) {
+    if (stream.size() > unsigned(INT_MAX) || expected > unsigned(INT_MAX) ||
+        expected > (uint64_t(stream.size()) + 1) * 256)
+      return fail("sizes out of range for an LZ4 block");
+    int n = LZ4_decompress_safe(stream.data(), decoded.data(),
+                                int(stream.size()), int(expected));
+    if (n < 0)
+      return fail("corrupt LZ4 block");
+    if (uint64_t(n) != expected)
+      return fail("the block decodes to " + std::to_string(n) + " bytes");
+  } else {
+    unsigned long long content =
+        ZSTD_getFrameContentSize(stream.data(), stream.size());
+    if (content == ZSTD_CONTENTSIZE_ERROR)
+      return fail("not a zstd frame");
+    if (content != ZSTD_CONTENTSIZE_UNKNOWN && content != expected)
+      return fail("the frame declares " + std::to_string(content) + " bytes");
+    std::size_t n = ZSTD_decompress(decoded.data(), decoded.size(),
+                                    stream.data(), stream.size());
+    if (ZSTD_isError(n))
+      return fail(ZSTD_getErrorName(n));
+    if (n != expected)
+      return fail("the frame decodes to " + std::to_string(n) + " bytes");
+  }
+  if (image.kind == ImageKind::Ptx) {
+    while (!decoded.empty() && decoded.back() == 0)
+      decoded.pop_back(); // the NUL terminator, as for a stored PTX
+  }
+  image.payload = std::move(decoded);
+  image.decompressed = true;
+  return true;
+#endif
 }
 
 std::size_t fatbinContainerSize(const uint8_t *data, std::size_t size) {

@@ -27,6 +27,10 @@ struct FatbinImage {
   enum class Compression { None, Lz4, Zstd } compression = Compression::None;
   uint64_t storedSize = 0; // payload bytes as stored in the container
   uint64_t uncompressedSize = 0; // compressed entries: size once decoded
+  // Set once `payload` holds the decoded bytes of a compressed entry
+  // (readFatbin with `decompress`, or decompressImage); `compression` still
+  // says how the entry was stored.
+  bool decompressed = false;
 };
 
 // Builds one container holding every image, in the given order. Versions of
@@ -40,9 +44,32 @@ struct FatbinReadResult {
 };
 
 // Reads one container (the first at `data`). Compressed payloads are left as
-// stored and marked in `compression` unless the reader was built with the
-// matching library.
+// stored and marked in `compression`.
 FatbinReadResult readFatbin(const uint8_t *data, std::size_t size);
+
+struct FatbinReadOptions {
+  // Decode LZ4 and zstd payloads (decompressImage). A payload that does not
+  // decode makes the whole read fail, as a malformed entry does, except an
+  // LTO-IR entry flagged 0x10000 (nvcc's encoded IR), which stays as stored
+  // with `decompressed` false.
+  bool decompress = false;
+};
+
+FatbinReadResult readFatbin(const uint8_t *data, std::size_t size,
+                            const FatbinReadOptions &options);
+
+// Whether this build of the reader can decode compressed payloads: the
+// tools' and the driver's build links liblz4 and libzstd
+// (MYCC_FATBIN_DECOMPRESS); the runtime's copy is built without them.
+bool fatbinCanDecompress();
+
+// Decodes a compressed payload as read by readFatbin: an LZ4 raw block
+// (LZ4_decompress_safe) or a zstd frame (ZSTD_decompress), which must decode
+// to exactly `uncompressedSize` bytes. PTX loses its trailing NULs, as an
+// uncompressed PTX payload does. Does nothing for an uncompressed or already
+// decoded image. Returns false with `error` set, leaving the image as it was,
+// when the stream is corrupt or this build cannot decode.
+bool decompressImage(FatbinImage &image, std::string &error);
 
 // Size of the container at `data` (header + entries), or 0 if it is not one.
 std::size_t fatbinContainerSize(const uint8_t *data, std::size_t size);

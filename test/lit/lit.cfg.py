@@ -9,6 +9,8 @@ config.excludes = ["Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.mycc_obj_root, "out")
 
+# Before %mycc, which is a prefix of it.
+config.substitutions.append(("%mycc-objdump", os.path.join(config.mycc_bin_dir, "mycc-objdump")))
 config.substitutions.append(("%mycc", os.path.join(config.mycc_bin_dir, "mycc")))
 config.substitutions.append(("%cuda_path", config.cuda_path))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
@@ -21,18 +23,11 @@ for var in ["HOME", "TMPDIR"]:
 # Tests must not depend on the caller's toolkit choice.
 config.environment.pop("CUDA_PATH", None)
 
-# NVIDIA's cuobjdump: the toolkit's, one on PATH, or the one scripts/install-deps.sh
-# fetched into build/tools.
+# NVIDIA's cuobjdump, as CMake found it (the toolkit's, one on PATH, or the one
+# scripts/install-deps.sh fetched into build/tools).
 def find_cuobjdump():
-    candidates = [os.path.join(config.cuda_path, "bin", "cuobjdump"), shutil.which("cuobjdump")]
-    tools = os.path.join(os.path.dirname(config.mycc_bin_dir), "tools")
-    for root, _, files in os.walk(tools):
-        if "cuobjdump" in files:
-            candidates.append(os.path.join(root, "cuobjdump"))
-    for c in candidates:
-        if c and os.access(c, os.X_OK):
-            return c
-    return None
+    c = config.cuobjdump
+    return c if c and os.access(c, os.X_OK) else None
 
 cuobjdump = find_cuobjdump()
 if cuobjdump:
