@@ -772,6 +772,25 @@ std::string jitThroughCache(Module &m, unsigned sm,
 
 // The launch itself, with the first-launch work around it when the stub
 // belongs to a module not yet seen on this device.
+// The runtime's own queries at a first launch must not invalidate a stream
+// capture the launch is part of: this thread's capture mode is relaxed while
+// they run (CUDA forbids "unsafe" calls during a global-mode capture).
+class RelaxedCaptureMode {
+public:
+  RelaxedCaptureMode() { cudaThreadExchangeStreamCaptureMode(&mode); }
+  ~RelaxedCaptureMode() { cudaThreadExchangeStreamCaptureMode(&mode); }
+
+private:
+  cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+};
+
+bool isCapturing(cudaStream_t stream) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  return quietly([&] { return cudaStreamIsCapturing(stream, &status); }) ==
+             cudaSuccess &&
+         status != cudaStreamCaptureStatusNone;
+}
+
 cudaError_t launchChecked(Module *m, int device, const void *stub, dim3 grid,
                           dim3 block, void **args, size_t shmem,
                           cudaStream_t stream) {
@@ -785,6 +804,7 @@ cudaError_t launchChecked(Module *m, int device, const void *stub, dim3 grid,
   }
 
   if (!st.checked) {
+    RelaxedCaptureMode relaxed;
     int major = 0, minor = 0;
     if (quietly([&] {
           return cudaDeviceGetAttribute(
@@ -804,7 +824,9 @@ cudaError_t launchChecked(Module *m, int device, const void *stub, dim3 grid,
       st.selection = selectForModule(info, st.sm);
       bool none = st.selection.kind == Selection::Kind::None;
       std::string jitNote;
-      if (st.selection.kind == Selection::Kind::PtxJit)
+      // Inside a stream capture the JIT cache stands aside: compiling needs
+      // the context (cudaFree) and the driver JITs at instantiation anyway.
+      if (st.selection.kind == Selection::Kind::PtxJit && !isCapturing(stream))
         jitNote = jitThroughCache(*m, st.sm, st.selection);
       if (logSelect() || none) {
         Explanation ex =
@@ -823,6 +845,7 @@ cudaError_t launchChecked(Module *m, int device, const void *stub, dim3 grid,
   cudaError_t err = cudaLaunchKernel(stub, grid, block, args, shmem, stream);
 
   if (!st.done && err == cudaSuccess) {
+    RelaxedCaptureMode relaxed;
     cudaFuncAttributes attr;
     if (quietly([&] { return cudaFuncGetAttributes(&attr, stub); }) ==
         cudaSuccess)
