@@ -251,11 +251,17 @@ private:
     return true;
   }
 
-  bool preprocess(const Step &s, std::string &error) {
+  // The compiler instance of an in-process host step, announced with -v.
+  std::unique_ptr<clang::CompilerInstance> instanceFor(const Step &s,
+                                                       std::string &error) {
     verbose(s);
     std::vector<std::string> cc1;
-    if (!cc1For(s, o, t, cc1, error)) return false;
-    auto ci = frontend::createCompilerInstance(cc1, {}, error);
+    if (!cc1For(s, o, t, cc1, error)) return nullptr;
+    return frontend::createCompilerInstance(cc1, {}, error);
+  }
+
+  bool preprocess(const Step &s, std::string &error) {
+    auto ci = instanceFor(s, error);
     if (!ci) return false;
     ci->getFrontendOpts().OutputFile = s.output;
     clang::PrintPreprocessedAction action;
@@ -267,10 +273,7 @@ private:
   }
 
   bool lower(const Step &s, std::string &error) {
-    verbose(s);
-    std::vector<std::string> cc1;
-    if (!cc1For(s, o, t, cc1, error)) return false;
-    auto ci = frontend::createCompilerInstance(cc1, {}, error);
+    auto ci = instanceFor(s, error);
     if (!ci) return false;
     lowering::LoweredUnit unit;
     if (!lowering::lowerHostUnit(*ci, sourceName(s), unit)) {
