@@ -39,6 +39,8 @@ frontend::SourceOptions sourceOptions(const Options &o, const Toolkit &t) {
   s.noWarnings = o.noWarnings;
   s.warningsAsErrors = o.warningsAsErrors;
   s.hostCompilerFlags = o.xcompiler;
+  s.prelude = t.prelude;
+  s.errorLimit = o.errorLimit;
   return s;
 }
 

@@ -137,6 +137,10 @@ const Spec kSpecs[] = {
    "<options>,...", "Options for ptxas.", false, Split::CommasAndSpaces},
   {"-Xlinker", "--linker-options", "linker-options", Kind::Value, Group::Passthrough,
    "<options>,...", "Options for the host linker.", false, Split::CommasAndSpaces},
+  {"-Xcudafe", "--cudafe-options", "cudafe-options", Kind::Value, Group::Passthrough,
+   "<options>,...", "Options for nvcc's front end: -w (--no_warnings) and --error_limit=N "
+   "take effect, all others (--diag_suppress=..., ...) are accepted and ignored.", false,
+   Split::CommasAndSpaces},
 
   // GPU targets.
   {"-arch", "--gpu-architecture", "gpu-architecture", Kind::Value, Group::Targets, "<arch>",
@@ -475,7 +479,7 @@ std::string normalise(const std::vector<std::string> &args, Normalised &out) {
 struct Raw {
   std::vector<std::string> phase, output, preInclude, library, macro, includePath,
       systemInclude, libraryPath, ccbin, cudart, cudaPath, optimize, language, std,
-      xcompiler, xptxas, xlinker, arch, code, gencode, keepDir, werror, inputs;
+      xcompiler, xptxas, xlinker, xcudafe, arch, code, gencode, keepDir, werror, inputs;
   int debug = 0, lineInfo = 0, relaxedConstexpr = 0, extendedLambda = 0,
       noWarnings = 0, dryrun = 0, verbose = 0, keep = 0, listGpuArch = 0,
       listGpuCode = 0, help = 0, version = 0;
@@ -544,6 +548,7 @@ std::string runCli11(const Normalised &normalised, Raw &raw) {
   list("compiler-options", raw.xcompiler);
   list("ptxas-options", raw.xptxas);
   list("linker-options", raw.xlinker);
+  list("cudafe-options", raw.xcudafe);
   list("gpu-architecture", raw.arch);
   list("gpu-code", raw.code);
   list("generate-code", raw.gencode);
@@ -602,6 +607,40 @@ std::optional<std::string> lastValue(const std::vector<std::string> &values,
     }
   }
   return values.back();
+}
+
+// -Xcudafe: options for nvcc's front end (cudafe++, an EDG front end), whose
+// place Clang takes in mycc. Those with a Clang counterpart take effect: -w and
+// --no_warnings (no warnings, as -w), --error_limit=N or --error_limit N (Clang's
+// -ferror-limit=N). Every other option is accepted and ignored, nvcc's
+// diagnostic controls (--diag_suppress/--diag_warning/--diag_error/
+// --diag_remark/--diag_once=<number or name>, --display_error_number, ...)
+// included: their numbers and names are EDG's, which name no Clang warning.
+std::string cudafeOptions(const std::vector<std::string> &items, Options &o) {
+  o.xcudafe = items;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const std::string &item = items[i];
+    if (item == "-w" || item == "--no_warnings") {
+      o.noWarnings = true;
+      continue;
+    }
+    std::string limit;
+    if (item.rfind("--error_limit=", 0) == 0)
+      limit = item.substr(std::string("--error_limit=").size());
+    else if (item == "--error_limit" && i + 1 < items.size())
+      limit = items[++i];
+    else
+      continue;
+    // As for nvcc's front end, the limit is a positive number.
+    bool digits = !limit.empty() && limit.size() <= 9 &&
+                  std::all_of(limit.begin(), limit.end(),
+                              [](char c) { return c >= '0' && c <= '9'; });
+    if (!digits || std::stoul(limit) == 0)
+      return "invalid error limit '" + limit +
+             "' in option '-Xcudafe'; expected a positive number";
+    o.errorLimit = static_cast<unsigned>(std::stoul(limit));
+  }
+  return {};
 }
 
 std::string validArchList() {
@@ -927,6 +966,8 @@ std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &w
   o.extendedLambda = raw.extendedLambda > 0;
   o.relaxedConstexpr = raw.relaxedConstexpr > 0;
   o.noWarnings = raw.noWarnings > 0;
+  if (std::string error = cudafeOptions(raw.xcudafe, o); !error.empty())
+    return error;
   for (const std::string &kind : raw.werror)
     if (std::find(o.werrorKinds.begin(), o.werrorKinds.end(), kind) == o.werrorKinds.end())
       o.werrorKinds.push_back(kind);

@@ -66,6 +66,11 @@ struct Options {
 
   // Pass-through, already split on commas.
   std::vector<std::string> xcompiler, xptxas, xlinker;
+  // -Xcudafe, split on commas as the others: nvcc's front-end options. The
+  // few with a Clang meaning set noWarnings and errorLimit; the rest are
+  // accepted and ignored (nvcc's diagnostic numbers name no Clang warning).
+  std::vector<std::string> xcudafe;
+  unsigned errorLimit = 0; // -Xcudafe --error_limit=N; 0: Clang's default
 
   // Driver behaviour.
   bool keep = false;

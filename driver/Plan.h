@@ -38,6 +38,7 @@ struct Toolkit {
   std::string ptxas;
   std::string hostCompiler; // -ccbin or the default
   std::string runtimeLibrary; // libmycc_rt.a
+  std::string prelude;        // include/mycc/prelude.h, injected into each .cu
 };
 
 struct Plan {

@@ -46,6 +46,16 @@ std::string runtimeLibrary() {
   return std::string(lib);
 }
 
+// mycc's prelude header, which every .cu is compiled with: installed next to
+// the runtime library, in <bin>/../include/mycc.
+std::string preludeHeader() {
+  std::string self = llvm::sys::fs::getMainExecutable("mycc", (void *)&preludeHeader);
+  llvm::SmallString<256> header(llvm::sys::path::parent_path(
+      llvm::sys::path::parent_path(self)));
+  llvm::sys::path::append(header, "include", "mycc", "prelude.h");
+  return std::string(header);
+}
+
 int error(const std::string &message) {
   llvm::errs() << "mycc: error: " << message << "\n";
   return 1;
@@ -152,6 +162,9 @@ int main(int argc, char **argv) {
   toolkit.ptxas = cudaPath + "/bin/ptxas";
   toolkit.hostCompiler = o.ccbin.empty() ? "g++" : o.ccbin;
   toolkit.runtimeLibrary = runtimeLibrary();
+  toolkit.prelude = preludeHeader();
+  if (!llvm::sys::fs::exists(toolkit.prelude))
+    return error("mycc's prelude header is missing: " + toolkit.prelude);
 
   if (o.nativeArch) {
     std::vector<GpuArch> gpus;

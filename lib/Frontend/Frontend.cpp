@@ -10,6 +10,8 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Lex/Pragma.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -84,6 +86,63 @@ void requirePtxVersion(std::vector<std::string> &cc1, unsigned minimum) {
   cc1.insert(cc1.end(), {"-target-feature", wanted});
 }
 
+// nvcc's own pragmas, which its front end consumes: they control nvcc's
+// diagnostics (by nvcc's numbers and names, which mean nothing to Clang) or
+// its execution-space checks. Clang would warn "unknown pragma ignored"
+// (-Wunknown-pragmas, in -Wall), which breaks -Werror builds that nvcc
+// accepts. Each name gets a handler that accepts the pragma and ignores it,
+// registered through Clang's pragma registry, which adds them to every
+// preprocessor this process creates (host and device side alike): only these
+// pragmas are silenced, where -Wno-unknown-pragmas would hide every misspelled
+// pragma as well. The legacy spellings without nv_ are included: CUDA 13's
+// nvcc no longer acts on them and hands them to the host compiler, which
+// ignores them (with a warning under -Wall). Being consumed, they do not
+// appear in mycc's preprocessed output (-E, -cuda), as nvcc's own front end
+// drops them from the host unit it writes.
+#define MYCC_NVCC_PRAGMAS(X)                                                   \
+  X(nv_diag_suppress) X(nv_diag_remark) X(nv_diag_warning) X(nv_diag_error)    \
+  X(nv_diag_default) X(nv_diag_once) X(nv_diagnostic) X(diag_suppress)        \
+  X(diag_remark) X(diag_warning) X(diag_error) X(diag_default) X(diag_once)    \
+  X(nv_exec_check_disable) X(hd_warning_disable)
+#define MYCC_NVCC_PRAGMA_HANDLER(name)                                         \
+  struct NvccPragma_##name : clang::EmptyPragmaHandler {                       \
+    NvccPragma_##name() : EmptyPragmaHandler(#name) {}                         \
+  };                                                                           \
+  clang::PragmaHandlerRegistry::Add<NvccPragma_##name> nvccPragma_##name(      \
+      #name, "nvcc's #pragma " #name ", accepted and ignored");
+MYCC_NVCC_PRAGMAS(MYCC_NVCC_PRAGMA_HANDLER)
+#undef MYCC_NVCC_PRAGMA_HANDLER
+#undef MYCC_NVCC_PRAGMAS
+
+// Includes mycc's prelude right after Clang's CUDA runtime wrapper, ahead of
+// the user's -include files (nvcc's front end includes cuda_runtime.h first).
+void addPrelude(const SourceOptions &o, std::vector<std::string> &cc1) {
+  if (o.prelude.empty()) return;
+  auto at = cc1.begin();
+  for (auto it = cc1.begin(); it + 1 < cc1.end(); ++it)
+    if (*it == "-include" && *(it + 1) == "__clang_cuda_runtime_wrapper.h") {
+      at = it + 2;
+      break;
+    }
+  cc1.insert(at, {"-include", o.prelude});
+}
+
+// mycc names itself as nvcc does (__NVCC__, __CUDACC_VER_MAJOR__, ...), under
+// its own names: it does not define __NVCC__, which would send CCCL down paths
+// written for nvcc's front end (docs/nvcc-compatibility.md, "__NVCC__ and the
+// code paths it selects"). The macros go ahead of every -D/-U of the cc1 job,
+// so the user's -D/-U win.
+void addIdentityMacros(std::vector<std::string> &cc1) {
+  auto at = std::find_if(cc1.begin(), cc1.end(), [](const std::string &arg) {
+    llvm::StringRef a(arg);
+    return a.starts_with("-D") || a.starts_with("-U");
+  });
+  cc1.insert(at, {"-D__MYCC__=1",
+                  "-D__MYCC_VER_MAJOR__=" + std::to_string(MYCC_VERSION_MAJOR),
+                  "-D__MYCC_VER_MINOR__=" + std::to_string(MYCC_VERSION_MINOR),
+                  "-D__MYCC_VER_PATCH__=" + std::to_string(MYCC_VERSION_PATCH)});
+}
+
 // Options both sides share: what the user passed, plus nvcc's conventions.
 void addCommonDriverArgs(const SourceOptions &o, std::vector<std::string> &a) {
   a.push_back("--cuda-path=" + o.cudaPath);
@@ -105,6 +164,7 @@ void addCommonDriverArgs(const SourceOptions &o, std::vector<std::string> &a) {
   if (!o.std.empty()) a.push_back("-std=" + o.std);
   if (o.noWarnings) a.push_back("-w");
   if (o.warningsAsErrors) a.push_back("-Werror");
+  if (o.errorLimit) a.push_back("-ferror-limit=" + std::to_string(o.errorLimit));
 }
 
 // Runs Clang's driver on `driverArgs` and returns the arguments of its first
@@ -166,7 +226,10 @@ bool Invocations::hostPreprocess(const SourceOptions &o,
   addCommonDriverArgs(o, a);
   addHostArgs(o, a);
   a.push_back(input);
-  return cc1FromDriver(a, cc1, error);
+  if (!cc1FromDriver(a, cc1, error)) return false;
+  addPrelude(o, cc1);
+  addIdentityMacros(cc1);
+  return true;
 }
 
 bool Invocations::hostCompile(const SourceOptions &o, const std::string &input,
@@ -179,6 +242,7 @@ bool Invocations::hostCompile(const SourceOptions &o, const std::string &input,
   if (!o.std.empty()) a.push_back("-std=" + o.std);
   if (o.noWarnings) a.push_back("-w");
   if (o.warningsAsErrors) a.push_back("-Werror");
+  if (o.errorLimit) a.push_back("-ferror-limit=" + std::to_string(o.errorLimit));
   addHostArgs(o, a);
   a.push_back(input);
   return cc1FromDriver(a, cc1, error);
@@ -202,6 +266,8 @@ bool Invocations::device(const SourceOptions &o, const std::string &input,
   if (o.deviceLineInfo) a.push_back("-gline-tables-only");
   a.push_back(input);
   if (!cc1FromDriver(a, cc1, error)) return false;
+  addPrelude(o, cc1);
+  addIdentityMacros(cc1);
 
   // Clang's driver lists only the one arch in __CUDA_ARCH_LIST__; nvcc lists
   // them all. nvcc's macros for `a` and `f` targets follow it, before the

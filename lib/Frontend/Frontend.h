@@ -33,6 +33,10 @@ struct SourceOptions {
   bool noWarnings = false;
   bool warningsAsErrors = false;
   std::vector<std::string> hostCompilerFlags; // -Xcompiler, for the host side
+  // mycc's prelude header (include/mycc/prelude.h), included first into the
+  // .cu on the host (preprocessing) and the device side; empty for none.
+  std::string prelude;
+  unsigned errorLimit = 0; // -Xcudafe --error_limit=N: -ferror-limit=N; 0: default
 };
 
 // cc1 arguments (without "-cc1") for each job mycc runs in-process. Each

@@ -1,4 +1,5 @@
 #include "HostLowering.h"
+#include "SharedInit.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -9,10 +10,14 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Lex/Lexer.h"
+#include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Rewrite/Core/Rewriter.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include "../../runtime/mycc_abi.h"
@@ -159,6 +164,11 @@ public:
         auto kind = spec->getTemplateSpecializationKind();
         bool emitted = (kind == TSK_ImplicitInstantiation && spec->isUsed()) ||
                        kind == TSK_ExplicitInstantiationDefinition;
+        // `template __global__ void k<2>(int *);` spells the attribute
+        // again; it must name a host function like the template does.
+        if (kind == TSK_ExplicitInstantiationDefinition ||
+            kind == TSK_ExplicitInstantiationDeclaration)
+          rewriteKernelAttrs(spec);
         if (emitted) addKernel(spec);
       }
   }
@@ -186,6 +196,8 @@ private:
   void replaceAttr(const Attr *a, llvm::StringRef text) {
     SourceRange r = a->getRange();
     if (!inMainFile(r.getBegin()) || !r.getEnd().isFileID()) return;
+    // Redeclarations and instantiations share attributes: edit each once.
+    if (!rewrittenAttrs.insert(r.getBegin().getRawEncoding()).second) return;
     rw.ReplaceText(CharSourceRange::getTokenRange(r), text);
   }
 
@@ -297,6 +309,7 @@ private:
   std::set<std::string> seenKernels;
   std::set<FunctionTemplateDecl *> kernelTemplates;
   std::vector<VarEntry> vars;
+  std::set<SourceLocation::UIntTy> rewrittenAttrs;
   bool hadError = false;
 };
 
@@ -332,28 +345,54 @@ private:
 
 class LoweringAction : public ASTFrontendAction {
 public:
-  LoweringAction(const std::string &sourceName, LoweredUnit &out)
-      : sourceName(sourceName), out(out) {}
+  LoweringAction(const std::string &sourceName, LoweredUnit &out,
+                 SharedInitRecovery *recovery)
+      : sourceName(sourceName), out(out), recovery(recovery) {}
 
 protected:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci,
                                                  llvm::StringRef) override {
-    return std::make_unique<LoweringConsumer>(ci, sourceName, out);
+    auto lowering = std::make_unique<LoweringConsumer>(ci, sourceName, out);
+    if (!recovery) return lowering;
+    std::vector<std::unique_ptr<ASTConsumer>> consumers;
+    consumers.push_back(recovery->createConsumer(ci, /*warn=*/false));
+    consumers.push_back(std::move(lowering));
+    return std::make_unique<MultiplexConsumer>(std::move(consumers));
   }
 
 private:
   const std::string &sourceName;
   LoweredUnit &out;
+  SharedInitRecovery *recovery;
 };
 
 } // namespace
 
 bool lowerHostUnit(clang::CompilerInstance &instance,
                    const std::string &sourceName, LoweredUnit &out) {
-  LoweringAction action(sourceName, out);
+  SharedInitRecovery recovery;
+  recovery.watch(instance);
+  LoweringAction action(sourceName, out, &recovery);
   bool ok = instance.ExecuteAction(action);
-  return ok && !instance.getDiagnostics().hasErrorOccurred() &&
-         !out.text.empty();
+  std::vector<frontend::InMemoryFile> rewritten;
+  if (!recovery.finish(rewritten))
+    return ok && !instance.getDiagnostics().hasErrorOccurred() &&
+           !out.text.empty();
+
+  // __shared__ declarations Clang rejected were rewritten (SharedInit.h):
+  // lower the rewritten unit, with the same options and diagnostics.
+  auto invocation =
+      std::make_shared<CompilerInvocation>(instance.getInvocation());
+  for (const auto &f : rewritten)
+    invocation->getPreprocessorOpts().addRemappedFile(
+        f.name, llvm::MemoryBuffer::getMemBufferCopy(f.text, f.name).release());
+  CompilerInstance retry(invocation);
+  retry.createDiagnostics(instance.getDiagnostics().getClient(),
+                          /*ShouldOwnClient=*/false);
+  out = LoweredUnit();
+  LoweringAction again(sourceName, out, nullptr);
+  ok = retry.ExecuteAction(again);
+  return ok && !retry.getDiagnostics().hasErrorOccurred() && !out.text.empty();
 }
 
 } // namespace mycc::lowering

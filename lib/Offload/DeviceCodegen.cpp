@@ -1,10 +1,16 @@
 #include "DeviceCodegen.h"
 
+#include "DeviceSema.h"
 #include "Frontend.h"
+#include "KernelParams.h"
+#include "SharedInit.h"
 
 #include "clang/CodeGen/CodeGenAction.h"
 #include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/MultiplexConsumer.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -70,6 +76,34 @@ bool renamePtxTarget(std::string &ptx, llvm::StringRef from,
   return false;
 }
 
+// Clang's front end and code generation, with mycc's consumers ahead of
+// CodeGen's: DeviceSema (memory spaces of const variables) and the
+// SharedInitRecovery one (__shared__ variables with constructors or
+// destructors, and nvcc's warning about them).
+class DeviceAction : public clang::EmitLLVMOnlyAction {
+public:
+  DeviceAction(llvm::LLVMContext *context, DeviceSema &sema,
+               lowering::SharedInitRecovery &recovery)
+      : EmitLLVMOnlyAction(context), sema(sema), recovery(recovery) {}
+
+protected:
+  std::unique_ptr<clang::ASTConsumer>
+  CreateASTConsumer(clang::CompilerInstance &ci,
+                    llvm::StringRef file) override {
+    auto codegen = EmitLLVMOnlyAction::CreateASTConsumer(ci, file);
+    if (!codegen) return nullptr;
+    std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
+    consumers.push_back(sema.createConsumer());
+    consumers.push_back(recovery.createConsumer(ci, /*warn=*/true));
+    consumers.push_back(std::move(codegen));
+    return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
+  }
+
+private:
+  DeviceSema &sema;
+  lowering::SharedInitRecovery &recovery;
+};
+
 } // namespace
 
 bool compileDeviceToPtx(const std::vector<std::string> &cc1,
@@ -81,16 +115,46 @@ bool compileDeviceToPtx(const std::vector<std::string> &cc1,
   ci->getCodeGenOpts().DisableLLVMPasses = true;
 
   llvm::LLVMContext context;
-  clang::EmitLLVMOnlyAction action(&context);
-  if (!ci->ExecuteAction(action) || ci->getDiagnostics().hasErrorOccurred()) {
+  // LLVM's optimisation remarks and advisory warnings ("loop not unrolled")
+  // are not the user's concern, as with nvcc; errors still surface.
+  context.setDiagnosticHandlerCallBack(
+      [](const llvm::DiagnosticInfo *info, void *) {
+        if (info->getSeverity() != llvm::DS_Error) return;
+        llvm::DiagnosticPrinterRawOStream printer(llvm::errs());
+        llvm::errs() << "mycc: error: ";
+        info->print(printer);
+        llvm::errs() << "\n";
+      });
+  lowering::SharedInitRecovery recovery;
+  recovery.watch(*ci);
+  auto sema = std::make_unique<DeviceSema>();
+  auto action = std::make_unique<DeviceAction>(&context, *sema, recovery);
+  bool ok = ci->ExecuteAction(*action);
+  // Declarations Clang rejected and mycc rewrote (SharedInit.h): parse again.
+  std::vector<frontend::InMemoryFile> rewritten;
+  if (recovery.finish(rewritten)) {
+    if (recovery.failed()) { // nvcc's warning, made an error
+      error.clear();
+      return false;
+    }
+    action.reset();
+    ci = frontend::createCompilerInstance(cc1, rewritten, error, diagnostics);
+    if (!ci) return false;
+    ci->getCodeGenOpts().DisableLLVMPasses = true;
+    sema = std::make_unique<DeviceSema>();
+    action = std::make_unique<DeviceAction>(&context, *sema, recovery);
+    ok = ci->ExecuteAction(*action);
+  }
+  if (!ok || ci->getDiagnostics().hasErrorOccurred()) {
     error.clear(); // the diagnostics say why
     return false;
   }
-  std::unique_ptr<llvm::Module> module = action.takeModule();
+  std::unique_ptr<llvm::Module> module = action->takeModule();
   if (!module) {
     error = "device compilation produced no module";
     return false;
   }
+  sema->finishModule(*module);
 
   const auto &targetOpts = ci->getTargetOpts();
   std::string lookupError;
@@ -120,6 +184,8 @@ bool compileDeviceToPtx(const std::vector<std::string> &cc1,
     // The NVPTX target adds its own passes (NVVMReflect for libdevice, address
     // space inference) through the pass builder callbacks.
     llvm::PassBuilder builder(machine.get(), tuning);
+    // Kernel parameters passed by value: read in place or copied wide.
+    registerKernelParamsPass(builder, *machine);
     builder.registerModuleAnalyses(mam);
     builder.registerCGSCCAnalyses(cgam);
     builder.registerFunctionAnalyses(fam);

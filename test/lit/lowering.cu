@@ -20,6 +20,9 @@
 // CHECK: template <class... Args> __attribute__((host)) void variadic(Args... args) {
 // CHECK-NEXT: void *__mycc_args[] = {nullptr, (void *)&args...};
 
+// An explicit instantiation names the host stub too, and is registered.
+// CHECK: template __attribute__((host)) void tiled<double, 2>(double *, int);
+
 // Launches: configuration push, then an ordinary call; inside templates and
 // macros too (the unit is preprocessed).
 // CHECK: (__cudaPushCallConfiguration(1, 32) ? (void)0 : tiled<T, 4>(p, 0));
@@ -32,6 +35,7 @@
 // CHECK-DAG: extern "C" void __mycc_kernel_{{[0-9]+}}(void) __asm__("_Z4axpyfPKfPfi");
 // CHECK-DAG: extern "C" void __mycc_kernel_{{[0-9]+}}(void) __asm__("_Z5tiledIfLi4EEvPT_i");
 // CHECK-DAG: extern "C" void __mycc_kernel_{{[0-9]+}}(void) __asm__("_Z8variadicIJidPfEEvDpT_");
+// CHECK-DAG: extern "C" void __mycc_kernel_{{[0-9]+}}(void) __asm__("_Z5tiledIdLi2EEvPT_i");
 // CHECK-DAG: {(void *)&::counter, "counter", sizeof(::counter), 0},
 // CHECK-DAG: {(void *)&::weights, "weights", sizeof(::weights), 1},
 // CHECK: __mycc_register_module(&__mycc_module);
@@ -46,6 +50,7 @@ __global__ void axpy(float a, const float *x, float *y, int n) {
 
 template <class T, int N> __global__ void tiled(T *p, int) { p[N] = T(); }
 template <class... Args> __global__ void variadic(Args... args) {}
+template __global__ void tiled<double, 2>(double *, int);
 
 template <class T> void launch_tiled(T *p) { tiled<T, 4><<<1, 32>>>(p, 0); }
 

@@ -416,6 +416,54 @@ TEST(Options, XcompilerMissingValue) {
   EXPECT_TRUE(contains(fails({"-Xcompiler"}), "'-Xcompiler'"));
 }
 
+TEST(Options, XcudafeSpellingsAndSplitting) {
+  Options o = ok({"-Xcudafe", "--diag_suppress=177,--diag_suppress=set_but_not_used",
+                  "-Xcudafe=--display_error_number", "--cudafe-options",
+                  "--diag_warning=550 --diag_error=20012", "--cudafe-options=--remarks",
+                  "x.cu"});
+  EXPECT_EQ(o.xcudafe,
+            (Strings{"--diag_suppress=177", "--diag_suppress=set_but_not_used",
+                     "--display_error_number", "--diag_warning=550",
+                     "--diag_error=20012", "--remarks"}));
+  EXPECT_EQ(o.inputs, Strings{"x.cu"});
+  // nvcc's diagnostic numbers and names have no Clang meaning: ignored.
+  EXPECT_FALSE(o.noWarnings);
+  EXPECT_EQ(o.errorLimit, 0u);
+  EXPECT_TRUE(o.xcompiler.empty());
+}
+
+TEST(Options, XcudafeUnknownOptionsAreIgnored) {
+  Options o = ok({"-Xcudafe", "--no_such_front_end_option,--another=1", "x.cu"});
+  EXPECT_EQ(o.xcudafe, (Strings{"--no_such_front_end_option", "--another=1"}));
+  EXPECT_FALSE(o.noWarnings);
+}
+
+TEST(Options, XcudafeNoWarnings) {
+  EXPECT_TRUE(ok({"-Xcudafe", "--no_warnings", "x.cu"}).noWarnings);
+  EXPECT_TRUE(ok({"-Xcudafe", "-w", "x.cu"}).noWarnings);
+  EXPECT_TRUE(ok({"-w", "x.cu"}).noWarnings);
+  EXPECT_FALSE(ok({"x.cu"}).noWarnings);
+}
+
+TEST(Options, XcudafeErrorLimit) {
+  EXPECT_EQ(ok({"-Xcudafe", "--error_limit=5", "x.cu"}).errorLimit, 5u);
+  EXPECT_EQ(ok({"-Xcudafe", "--error_limit 7", "x.cu"}).errorLimit, 7u);
+  EXPECT_EQ(ok({"-Xcudafe", "--error_limit,3", "x.cu"}).errorLimit, 3u);
+  // The last one wins.
+  EXPECT_EQ(ok({"-Xcudafe", "--error_limit=5", "-Xcudafe", "--error_limit=2", "x.cu"})
+                .errorLimit,
+            2u);
+  std::string error = fails({"-Xcudafe", "--error_limit=0", "x.cu"});
+  EXPECT_TRUE(contains(error, "invalid error limit '0'")) << error;
+  EXPECT_TRUE(contains(error, "'-Xcudafe'")) << error;
+  error = fails({"-Xcudafe", "--error_limit=many", "x.cu"});
+  EXPECT_TRUE(contains(error, "'many'")) << error;
+}
+
+TEST(Options, XcudafeMissingValue) {
+  EXPECT_TRUE(contains(fails({"-Xcudafe"}), "'-Xcudafe'"));
+}
+
 //===----------------------------------------------------------------------===//
 // GPU targets: -arch / -code
 //===----------------------------------------------------------------------===//

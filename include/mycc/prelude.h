@@ -1,0 +1,171 @@
+// mycc's prelude: the driver includes this header into every CUDA unit it
+// compiles, on the host side (preprocessing) and on each device side, right
+// after Clang's CUDA runtime wrapper and before the user's -include files,
+// as nvcc's front end includes cuda_runtime.h first. It supplies what nvcc's
+// headers or nvcc's compiler provide and Clang's CUDA headers do not, with
+// nvcc's semantics (docs/nvcc-compatibility.md). It is not meant to be
+// included by user code.
+#ifndef MYCC_PRELUDE_H
+#define MYCC_PRELUDE_H
+// A system header, as the CUDA headers it completes: user warning flags
+// (-Wall -Wextra -Werror) do not apply to it.
+#pragma GCC system_header
+
+#if defined(__cplusplus) && defined(__CUDA__)
+
+// nvcc's crt/common_functions.h includes <new> on the device side: device
+// code may use new and delete without including it. With Clang, the device
+// operators are defined by its cuda_wrappers/new header; a unit that never
+// includes <new> left _Znwm/_ZdlPvm unresolved in the PTX, which ptxas
+// rejects. Like nvcc, the host side does not get it.
+#if defined(__CUDA_ARCH__)
+#include <new>
+#endif
+
+//===----------------------------------------------------------------------===//
+// Host min/max (crt/math_functions.hpp)
+//===----------------------------------------------------------------------===//
+//
+// nvcc defines the min/max overloads of crt/math_functions.hpp as
+// __host__ __device__, and the int/umin/llmin/ullmin/... helpers as
+// __host__ __device__ when compiling for the host. Clang's wrapper makes all
+// of them device-only, so host code calling max(unsigned, int) or
+// min(size_t, size_t) finds no viable function. The same overloads are
+// declared here for the host, with the same conversions: a mixed signed/
+// unsigned pair compares as unsigned, float/double pairs as double through
+// fmin/fmax. Clang overloads __host__ against __device__, so the device
+// versions stay as they are and each side resolves to its own.
+
+#define __MYCC_HOST_HELPER inline __host__
+#define __MYCC_HOST_MINMAX static inline __host__
+
+__MYCC_HOST_HELPER int min(const int __a, const int __b) {
+  return __a < __b ? __a : __b;
+}
+__MYCC_HOST_HELPER unsigned int umin(const unsigned int __a,
+                                     const unsigned int __b) {
+  return __a < __b ? __a : __b;
+}
+__MYCC_HOST_HELPER long long int llmin(const long long int __a,
+                                       const long long int __b) {
+  return __a < __b ? __a : __b;
+}
+__MYCC_HOST_HELPER unsigned long long int
+ullmin(const unsigned long long int __a, const unsigned long long int __b) {
+  return __a < __b ? __a : __b;
+}
+__MYCC_HOST_HELPER int max(const int __a, const int __b) {
+  return __a > __b ? __a : __b;
+}
+__MYCC_HOST_HELPER unsigned int umax(const unsigned int __a,
+                                     const unsigned int __b) {
+  return __a > __b ? __a : __b;
+}
+__MYCC_HOST_HELPER long long int llmax(const long long int __a,
+                                       const long long int __b) {
+  return __a > __b ? __a : __b;
+}
+__MYCC_HOST_HELPER unsigned long long int
+ullmax(const unsigned long long int __a, const unsigned long long int __b) {
+  return __a > __b ? __a : __b;
+}
+
+// One min and one max per pair of parameter types A, B: both converted to T,
+// compared with MINF/MAXF (umin, llmin, fminf, ...), the result returned as R.
+#define __MYCC_HOST_MINMAX_PAIR(R, A, B, T, MINF, MAXF)                        \
+  __MYCC_HOST_MINMAX R min(const A __a, const B __b) {                         \
+    return static_cast<R>(MINF(static_cast<T>(__a), static_cast<T>(__b)));     \
+  }                                                                            \
+  __MYCC_HOST_MINMAX R max(const A __a, const B __b) {                         \
+    return static_cast<R>(MAXF(static_cast<T>(__a), static_cast<T>(__b)));     \
+  }
+
+#define __MYCC_U unsigned int
+#define __MYCC_L long int
+#define __MYCC_UL unsigned long int
+#define __MYCC_LL long long int
+#define __MYCC_ULL unsigned long long int
+__MYCC_HOST_MINMAX_PAIR(__MYCC_U, __MYCC_U, __MYCC_U, __MYCC_U, umin, umax)
+__MYCC_HOST_MINMAX_PAIR(__MYCC_U, int, __MYCC_U, __MYCC_U, umin, umax)
+__MYCC_HOST_MINMAX_PAIR(__MYCC_U, __MYCC_U, int, __MYCC_U, umin, umax)
+// long is 64 bits on the LP64 hosts mycc targets: nvcc's 64-bit helpers
+// (it picks the 32-bit ones only where long has the size of int).
+__MYCC_HOST_MINMAX_PAIR(__MYCC_L, __MYCC_L, __MYCC_L, __MYCC_LL, llmin, llmax)
+__MYCC_HOST_MINMAX_PAIR(__MYCC_UL, __MYCC_UL, __MYCC_UL, __MYCC_ULL, ullmin,
+                        ullmax)
+__MYCC_HOST_MINMAX_PAIR(__MYCC_UL, __MYCC_L, __MYCC_UL, __MYCC_ULL, ullmin,
+                        ullmax)
+__MYCC_HOST_MINMAX_PAIR(__MYCC_UL, __MYCC_UL, __MYCC_L, __MYCC_ULL, ullmin,
+                        ullmax)
+__MYCC_HOST_MINMAX_PAIR(__MYCC_LL, __MYCC_LL, __MYCC_LL, __MYCC_LL, llmin,
+                        llmax)
+__MYCC_HOST_MINMAX_PAIR(__MYCC_ULL, __MYCC_ULL, __MYCC_ULL, __MYCC_ULL, ullmin,
+                        ullmax)
+__MYCC_HOST_MINMAX_PAIR(__MYCC_ULL, __MYCC_LL, __MYCC_ULL, __MYCC_ULL, ullmin,
+                        ullmax)
+__MYCC_HOST_MINMAX_PAIR(__MYCC_ULL, __MYCC_ULL, __MYCC_LL, __MYCC_ULL, ullmin,
+                        ullmax)
+// The host C library's fminf/fmin/fmaxf/fmax, which nvcc's host code calls.
+__MYCC_HOST_MINMAX_PAIR(float, float, float, float, __builtin_fminf,
+                        __builtin_fmaxf)
+__MYCC_HOST_MINMAX_PAIR(double, double, double, double, __builtin_fmin,
+                        __builtin_fmax)
+__MYCC_HOST_MINMAX_PAIR(double, float, double, double, __builtin_fmin,
+                        __builtin_fmax)
+__MYCC_HOST_MINMAX_PAIR(double, double, float, double, __builtin_fmin,
+                        __builtin_fmax)
+#undef __MYCC_U
+#undef __MYCC_L
+#undef __MYCC_UL
+#undef __MYCC_LL
+#undef __MYCC_ULL
+#undef __MYCC_HOST_MINMAX_PAIR
+#undef __MYCC_HOST_MINMAX
+#undef __MYCC_HOST_HELPER
+
+//===----------------------------------------------------------------------===//
+// Device nan/nanf
+//===----------------------------------------------------------------------===//
+//
+// Clang's __clang_cuda_math_forward_declares.h declares device
+// `static double nan(const char *)` and `static float nanf(const char *)`,
+// but no Clang header defines them: a kernel calling nan("") left an
+// unresolved _ZL3nanPKc that ptxas rejects. nvcc's device nan/nanf are
+// libdevice's: the tag is read as a decimal, octal (0...) or hexadecimal
+// (0x...) number that becomes the NaN's payload (nan("") is 0x7ff8000000000000,
+// nan("123") 0x7ff800000000007b), which __nv_nan/__nv_nanf compute.
+
+static __inline__ __attribute__((always_inline)) __device__ double
+nan(const char *__tagp) {
+  return __nv_nan(reinterpret_cast<const signed char *>(__tagp));
+}
+static __inline__ __attribute__((always_inline)) __device__ float
+nanf(const char *__tagp) {
+  return __nv_nanf(reinterpret_cast<const signed char *>(__tagp));
+}
+
+//===----------------------------------------------------------------------===//
+// Pure and deleted virtual functions on the device
+//===----------------------------------------------------------------------===//
+//
+// Clang fills a pure virtual function's vtable slot with __cxa_pure_virtual
+// (a deleted one's with __cxa_deleted_virtual), which has no device
+// definition: ptxas fails with "Cannot take address of function
+// __cxa_pure_virtual" once such a vtable is emitted. nvcc leaves these slots
+// null, so a call through one (from a constructor or destructor of the
+// abstract class) jumps to address 0 and the kernel does not return; here it
+// traps and the launch fails (cudaErrorLaunchFailure). Inline: a unit defines
+// them (as weak symbols) only where one of its vtables refers to them.
+#if defined(__CUDA_ARCH__)
+extern "C" __device__ inline __attribute__((noreturn)) void
+__cxa_pure_virtual(void) {
+  __trap();
+}
+extern "C" __device__ inline __attribute__((noreturn)) void
+__cxa_deleted_virtual(void) {
+  __trap();
+}
+#endif
+
+#endif // __cplusplus && __CUDA__
+#endif // MYCC_PRELUDE_H

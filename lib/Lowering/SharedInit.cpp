@@ -1,0 +1,578 @@
+#include "SharedInit.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ASTMutationListener.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/DiagnosticCategories.h"
+#include "clang/Basic/DiagnosticSema.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Rewrite/Core/Rewriter.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <optional>
+#include <set>
+
+namespace mycc::lowering {
+
+using namespace clang;
+
+namespace {
+
+// How nvcc reports warning #20054 at a point of the unit.
+enum class NvLevel { Warning, Ignored, Error };
+
+// One `#pragma nv_diag_*` naming warning 20054, or `#pragma nv_diagnostic
+// push|pop`, in the order the preprocessor met them.
+struct PragmaEvent {
+  enum Kind { Set, Push, Pop } kind = Set;
+  SourceLocation loc;
+  NvLevel level = NvLevel::Warning; // for Set
+};
+
+// A diagnostic held back during the first parse.
+struct HeldDiagnostic {
+  DiagnosticsEngine::Level level;
+  unsigned id;
+  SourceLocation loc;
+  std::string message;
+  std::vector<CharSourceRange> ranges;
+  std::vector<FixItHint> fixIts;
+};
+
+const char kNvccWarning[] =
+    "dynamic initialization is not supported for a function-scope static "
+    "__shared__ variable within a __device__/__global__ function";
+
+// nvcc's warning as a Clang diagnostic in -Wcuda-compat, so that -w, -Werror
+// and -Wno-cuda-compat apply to it as to Clang's own warnings; an error where
+// `#pragma nv_diag_error` says so.
+unsigned nvccDiagID(DiagnosticsEngine &diags, NvLevel level) {
+  if (level == NvLevel::Error)
+    return diags.getDiagnosticIDs()->getCustomDiagID(
+        DiagnosticIDs::CustomDiagDesc(diag::Severity::Error, kNvccWarning,
+                                      DiagnosticIDs::CLASS_ERROR));
+  return diags.getDiagnosticIDs()->getCustomDiagID(
+      DiagnosticIDs::CustomDiagDesc(diag::Severity::Warning, kNvccWarning,
+                                    DiagnosticIDs::CLASS_WARNING,
+                                    /*ShowInSystemHeader=*/false,
+                                    /*ShowInSystemMacro=*/false,
+                                    diag::Group::CudaCompat));
+}
+
+// Names of the storage a rewrite declares; never warned about themselves.
+const char kStoragePrefix[] = "__mycc_shared_";
+
+} // namespace
+
+struct SharedInitRecovery::Impl {
+  DiagnosticsEngine *diags = nullptr;
+  DiagnosticConsumer *original = nullptr;
+  std::unique_ptr<DiagnosticConsumer> ownedOriginal;
+  bool ownsOriginal = false;
+  std::unique_ptr<DiagnosticConsumer> holder;
+  const LangOptions *langOpts = nullptr;
+
+  std::vector<HeldDiagnostic> held;
+  std::set<SourceLocation> errorLocs; // where Clang said err_shared_var_init
+  std::vector<frontend::InMemoryFile> rewritten;
+  // nvcc's warnings about rewritten declarations, at the first parse's
+  // locations (the rewrite moves the names).
+  std::vector<std::pair<SourceLocation, NvLevel>> warnings;
+  bool failed = false;
+};
+
+namespace {
+
+class Holder : public DiagnosticConsumer {
+public:
+  explicit Holder(SharedInitRecovery::Impl &impl) : impl(impl) {}
+
+  void BeginSourceFile(const LangOptions &lo, const Preprocessor *) override {
+    impl.langOpts = &lo;
+  }
+
+  void HandleDiagnostic(DiagnosticsEngine::Level level,
+                        const Diagnostic &info) override {
+    DiagnosticConsumer::HandleDiagnostic(level, info); // counts errors
+    HeldDiagnostic d;
+    d.level = level;
+    d.id = info.getID();
+    d.loc = info.getLocation();
+    llvm::SmallString<256> text;
+    info.FormatDiagnostic(text);
+    d.message = text.str().str();
+    d.ranges.assign(info.getRanges().begin(), info.getRanges().end());
+    d.fixIts.assign(info.getFixItHints().begin(), info.getFixItHints().end());
+    impl.held.push_back(std::move(d));
+    if (info.getID() == diag::err_shared_var_init && info.getLocation().isValid())
+      impl.errorLocs.insert(info.getLocation());
+  }
+
+private:
+  SharedInitRecovery::Impl &impl;
+};
+
+using PragmaLog = std::vector<PragmaEvent>;
+
+// Records nvcc's diagnostic pragmas about warning 20054. The pragmas are
+// handled (accepted and ignored) elsewhere; their words are read here from
+// the source.
+class PragmaWatcher : public PPCallbacks {
+public:
+  PragmaWatcher(std::shared_ptr<PragmaLog> log, SourceManager &sm)
+      : log(std::move(log)), sm(sm) {}
+
+  void PragmaDirective(SourceLocation loc,
+                       PragmaIntroducerKind introducer) override {
+    std::string text;
+    if (!pragmaText(loc, introducer, text)) return;
+    llvm::SmallVector<llvm::StringRef> words;
+    llvm::StringRef(text).split(words, ' ', -1, false);
+    if (words.empty()) return;
+    PragmaEvent e;
+    e.loc = loc;
+    if (words[0] == "nv_diagnostic") {
+      if (words.size() < 2) return;
+      if (words[1] == "push") e.kind = PragmaEvent::Push;
+      else if (words[1] == "pop") e.kind = PragmaEvent::Pop;
+      else return;
+      log->push_back(e);
+      return;
+    }
+    std::optional<NvLevel> level =
+        llvm::StringSwitch<std::optional<NvLevel>>(words[0])
+            .Case("nv_diag_suppress", NvLevel::Ignored)
+            .Case("nv_diag_remark", NvLevel::Ignored) // remarks are not shown
+            .Case("nv_diag_warning", NvLevel::Warning)
+            .Case("nv_diag_default", NvLevel::Warning)
+            .Case("nv_diag_once", NvLevel::Warning)
+            .Case("nv_diag_error", NvLevel::Error)
+            .Default(std::nullopt);
+    if (!level) return;
+    for (size_t i = 1; i < words.size(); ++i) {
+      llvm::StringRef w = words[i];
+      w.consume_back("-D");
+      if (w == "static_var_with_dynamic_init" || w == "20054") {
+        e.level = *level;
+        log->push_back(e);
+        return;
+      }
+    }
+  }
+
+private:
+  // The pragma's words after `pragma`, separated by single spaces (commas
+  // count as spaces).
+  bool pragmaText(SourceLocation loc, PragmaIntroducerKind introducer,
+                  std::string &out) {
+    SourceLocation at = sm.getSpellingLoc(loc);
+    bool invalid = false;
+    llvm::StringRef buffer = sm.getBufferData(sm.getFileID(at), &invalid);
+    if (invalid) return false;
+    llvm::StringRef rest = buffer.substr(sm.getFileOffset(at));
+    std::string raw;
+    if (introducer == PIK_HashPragma) {
+      if (!rest.consume_front("#")) return false;
+      rest = rest.ltrim(" \t");
+      if (!rest.consume_front("pragma")) return false;
+      // The directive ends at a newline that is not escaped.
+      for (size_t i = 0; i < rest.size(); ++i) {
+        if (rest[i] == '\\' && i + 1 < rest.size() && rest[i + 1] == '\n') {
+          ++i;
+          continue;
+        }
+        if (rest[i] == '\n') break;
+        raw += rest[i];
+      }
+    } else if (introducer == PIK__Pragma) {
+      if (!rest.consume_front("_Pragma")) return false;
+      rest = rest.ltrim(" \t");
+      if (!rest.consume_front("(")) return false;
+      rest = rest.ltrim(" \t");
+      if (!rest.consume_front("\"")) return false;
+      for (size_t i = 0; i < rest.size() && rest[i] != '"'; ++i) {
+        if (rest[i] == '\\' && i + 1 < rest.size()) ++i;
+        raw += rest[i];
+      }
+    } else {
+      return false;
+    }
+    for (char c : raw) {
+      bool space = c == ' ' || c == '\t' || c == ',' || c == '\r';
+      if (!space) out += c;
+      else if (!out.empty() && out.back() != ' ') out += ' ';
+    }
+    return true;
+  }
+
+  std::shared_ptr<PragmaLog> log;
+  SourceManager &sm;
+};
+
+// The pragmas' verdict at `loc` (events before it, in translation-unit order).
+NvLevel levelAt(const PragmaLog &log, SourceManager &sm, SourceLocation loc) {
+  NvLevel level = NvLevel::Warning;
+  std::vector<NvLevel> stack;
+  for (const PragmaEvent &e : log) {
+    if (!sm.isBeforeInTranslationUnit(e.loc, loc)) break;
+    switch (e.kind) {
+    case PragmaEvent::Set: level = e.level; break;
+    case PragmaEvent::Push: stack.push_back(level); break;
+    case PragmaEvent::Pop:
+      if (!stack.empty()) {
+        level = stack.back();
+        stack.pop_back();
+      }
+      break;
+    }
+  }
+  return level;
+}
+
+// Whether default construction of `record` runs code, as nvcc sees it: not
+// for a trivial or constexpr constructor (a constant initialisation, e.g.
+// default member initialisers), nor for an empty one (CUDA's definition: no
+// parameters, an empty body, no virtual functions, members and bases with
+// empty constructors).
+bool constructorRuns(const CXXRecordDecl *record) {
+  record = record->getDefinition();
+  if (!record || record->hasTrivialDefaultConstructor()) return false;
+  const CXXConstructorDecl *ctor = nullptr;
+  for (const CXXConstructorDecl *c : record->ctors())
+    if (c->isDefaultConstructor()) ctor = c;
+  if (ctor ? ctor->isConstexpr()
+           : record->defaultedDefaultConstructorIsConstexpr())
+    return false;
+  if (record->isDynamicClass() ||
+      (ctor && ctor->isUserProvided() && !ctor->hasTrivialBody()))
+    return true;
+  if (ctor && ctor->isUserProvided())
+    for (const CXXCtorInitializer *init : ctor->inits())
+      if (init->isWritten()) return true;
+  for (const CXXBaseSpecifier &base : record->bases())
+    if (const auto *b = base.getType()->getAsCXXRecordDecl())
+      if (constructorRuns(b)) return true;
+  for (const FieldDecl *field : record->fields()) {
+    if (field->hasInClassInitializer()) return true;
+    QualType type = record->getASTContext().getBaseElementType(field->getType());
+    if (const auto *f = type->getAsCXXRecordDecl())
+      if (constructorRuns(f)) return true;
+  }
+  return false;
+}
+
+// Whether destruction runs code: not for a trivial destructor, nor for an
+// empty one (an empty body, no virtual functions, members and bases with
+// empty destructors).
+bool destructorRuns(const CXXRecordDecl *record) {
+  record = record->getDefinition();
+  if (!record || record->hasTrivialDestructor()) return false;
+  if (record->isDynamicClass()) return true;
+  if (const CXXDestructorDecl *dtor = record->getDestructor())
+    if (dtor->isUserProvided() && !dtor->hasTrivialBody()) return true;
+  for (const CXXBaseSpecifier &base : record->bases())
+    if (const auto *b = base.getType()->getAsCXXRecordDecl())
+      if (destructorRuns(b)) return true;
+  for (const FieldDecl *field : record->fields()) {
+    QualType type = record->getASTContext().getBaseElementType(field->getType());
+    if (const auto *f = type->getAsCXXRecordDecl())
+      if (destructorRuns(f)) return true;
+  }
+  return false;
+}
+
+// nvcc's condition for warning #20054 (measured with CUDA 13): default
+// construction or destruction of the variable's class (or array element
+// class) would run code, e.g. cuda::barrier's destructor or a constructor
+// that sets a member. nvcc runs neither.
+bool nvccWarns(const VarDecl *vd) {
+  QualType type = vd->getASTContext().getBaseElementType(vd->getType());
+  const auto *record = type->getAsCXXRecordDecl();
+  if (!record || record->isDependentContext()) return false;
+  return constructorRuns(record) || destructorRuns(record);
+}
+
+bool isFunctionScopeShared(const VarDecl *vd) {
+  return vd->isLocalVarDecl() && vd->hasAttr<CUDASharedAttr>() &&
+         !vd->hasExternalStorage();
+}
+
+// Rewrites the declarations Clang rejected (first parse), and reports nvcc's
+// warning about those it accepted (on the device side).
+class SharedVarConsumer : public ASTConsumer,
+                          public ASTMutationListener,
+                          public RecursiveASTVisitor<SharedVarConsumer> {
+public:
+  SharedVarConsumer(SharedInitRecovery::Impl &impl, CompilerInstance &ci,
+                    bool warn)
+      : impl(impl), warn(warn), pragmas(std::make_shared<PragmaLog>()) {
+    if (warn && ci.hasPreprocessor())
+      ci.getPreprocessor().addPPCallbacks(
+          std::make_unique<PragmaWatcher>(pragmas, ci.getSourceManager()));
+  }
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  void Initialize(ASTContext &context) override { ctx = &context; }
+  ASTMutationListener *GetASTMutationListener() override {
+    return warn ? this : nullptr;
+  }
+
+  // Clang accepts some variables nvcc warns about (arrays: Clang does not
+  // check their destructor). Each is reported when first used.
+  void DeclarationMarkedUsed(const Decl *d) override {
+    const auto *vd = dyn_cast<VarDecl>(d);
+    if (!vd || !ctx || !isFunctionScopeShared(vd) ||
+        vd->getName().starts_with(kStoragePrefix) || !nvccWarns(vd))
+      return;
+    SourceLocation loc = vd->getLocation();
+    if (!loc.isValid() || !warned.insert(loc).second) return;
+    SourceManager &sm = ctx->getSourceManager();
+    NvLevel level = levelAt(*pragmas, sm, loc);
+    if (level == NvLevel::Ignored) return;
+    DiagnosticsEngine &diags = ctx->getDiagnostics();
+    diags.Report(loc, nvccDiagID(diags, level));
+  }
+
+  void HandleTranslationUnit(ASTContext &context) override {
+    if (impl.errorLocs.empty()) return;
+    Rewriter rw(context.getSourceManager(), context.getLangOpts());
+    this->rw = &rw;
+    TraverseDecl(context.getTranslationUnitDecl());
+    SourceManager &sm = context.getSourceManager();
+    for (auto it = rw.buffer_begin(); it != rw.buffer_end(); ++it) {
+      OptionalFileEntryRef file = sm.getFileEntryRefForID(it->first);
+      if (!file) continue;
+      frontend::InMemoryFile f;
+      f.name = file->getName().str();
+      f.text.assign(it->second.begin(), it->second.end());
+      impl.rewritten.push_back(std::move(f));
+    }
+    if (!warn) return;
+    for (SourceLocation loc : warnAt) {
+      NvLevel level = levelAt(*pragmas, sm, loc);
+      if (level != NvLevel::Ignored) impl.warnings.push_back({loc, level});
+    }
+  }
+
+  // The template pattern is rewritten; its instantiations (same locations)
+  // tell whether nvcc warns.
+  bool VisitDeclStmt(DeclStmt *ds) {
+    std::vector<VarDecl *> vars;
+    bool rejected = false;
+    for (Decl *d : ds->decls()) {
+      auto *vd = dyn_cast<VarDecl>(d);
+      if (!vd || !isFunctionScopeShared(vd)) return true;
+      vars.push_back(vd);
+      rejected |= impl.errorLocs.count(vd->getLocation()) != 0;
+    }
+    if (!rejected) return true;
+    SourceLocation first = vars.front()->getLocation();
+    if (!rewriteDone.count(first) && rewrite(ds, vars))
+      rewriteDone.insert(first);
+    for (VarDecl *vd : vars)
+      if (!vd->getType()->isDependentType() && nvccWarns(vd))
+        warnAt.insert(vd->getLocation());
+    return true;
+  }
+
+private:
+  // Default-initialised: no initialiser written.
+  static bool defaultInitialised(const VarDecl *vd) {
+    const Expr *init = vd->getInit();
+    if (!init) return true; // a dependent type: initialised on instantiation
+    const auto *construct = dyn_cast<CXXConstructExpr>(init->IgnoreImplicit());
+    return construct && construct->getNumArgs() == 0 &&
+           !construct->isListInitialization() &&
+           construct->getParenOrBraceRange().isInvalid();
+  }
+
+  // `<specifiers> T name1 <attributes>, name2[N] <attributes>, ...;`: each
+  // declarator is a name with array bounds, none has an initialiser, and the
+  // declaration is not written by a macro.
+  bool rewrite(DeclStmt *ds, const std::vector<VarDecl *> &vars) {
+    SourceManager &sm = ctx->getSourceManager();
+    const LangOptions &lo = ctx->getLangOpts();
+    for (VarDecl *vd : vars)
+      if (vd->getName().empty() || !defaultInitialised(vd) ||
+          !vd->getTypeSourceInfo() || !vd->getLocation().isFileID())
+        return false;
+    SourceLocation begin = sm.getExpansionRange(ds->getBeginLoc()).getBegin();
+    SourceLocation semi = sm.getExpansionRange(ds->getEndLoc()).getEnd();
+    SourceLocation typeBegin = sm.getExpansionRange(
+        vars.front()->getTypeSourceInfo()->getTypeLoc().getBeginLoc()).getBegin();
+    FileID fid = sm.getFileID(vars.front()->getLocation());
+    for (SourceLocation l : {begin, semi, typeBegin})
+      if (!l.isFileID() || sm.getFileID(l) != fid) return false;
+    bool invalid = false;
+    llvm::StringRef buffer = sm.getBufferData(fid, &invalid);
+    if (invalid) return false;
+    unsigned b = sm.getFileOffset(begin), s = sm.getFileOffset(semi),
+             tb = sm.getFileOffset(typeBegin);
+    if (!(b <= tb && s < buffer.size() && buffer[s] == ';')) return false;
+    llvm::StringRef original = buffer.slice(b, s + 1);
+    // The rewrite joins the declaration's lines: no line comment, directive
+    // or line splice may be inside.
+    if (original.contains("//") || original.contains('#') ||
+        original.contains("\\\n"))
+      return false;
+    auto piece = [&](unsigned from, unsigned to) {
+      std::string text = buffer.slice(from, to).str();
+      for (char &c : text)
+        if (c == '\n' || c == '\r') c = ' ';
+      return text;
+    };
+    auto blank = [&](unsigned from, unsigned to) {
+      return from <= to && buffer.slice(from, to).trim().empty();
+    };
+
+    std::string prefix = piece(b, tb); // __shared__, static, alignment ...
+    std::string spec;                  // the type specifier
+    std::string text;
+    unsigned at = tb; // where the next declarator may start
+    for (size_t i = 0; i < vars.size(); ++i) {
+      VarDecl *vd = vars[i];
+      SourceLocation name = vd->getLocation();
+      SourceLocation typeLast = sm.getExpansionRange(
+          vd->getTypeSourceInfo()->getTypeLoc().getEndLoc()).getEnd();
+      if (!typeLast.isFileID() || sm.getFileID(name) != fid ||
+          sm.getFileID(typeLast) != fid)
+        return false;
+      unsigned n = sm.getFileOffset(name);
+      unsigned nEnd = n + Lexer::MeasureTokenLength(name, sm, lo);
+      unsigned tEnd = sm.getFileOffset(typeLast) +
+                      Lexer::MeasureTokenLength(typeLast, sm, lo);
+      if (n < at || nEnd > s || tEnd > s) return false;
+      if (i == 0) {
+        spec = piece(tb, n);
+        llvm::StringRef trimmed = llvm::StringRef(spec).rtrim();
+        if (trimmed.empty() || trimmed.ends_with("*") ||
+            trimmed.ends_with("&") || trimmed.ends_with("("))
+          return false; // not a plain name after the type
+        spec = trimmed.str();
+      } else if (!blank(at, n)) {
+        return false;
+      }
+      unsigned declEnd = std::max(nEnd, tEnd);
+      std::string tail = tEnd > nEnd ? piece(nEnd, tEnd) : ""; // [N]
+      // The declarator's attributes run to the next top-level comma (or the
+      // semicolon).
+      unsigned end = s;
+      if (i + 1 < vars.size()) {
+        int depth = 0;
+        for (end = declEnd; end < s; ++end) {
+          char c = buffer[end];
+          if (c == '(' || c == '[') ++depth;
+          else if (c == ')' || c == ']') --depth;
+          else if (c == ',' && depth == 0) break;
+        }
+        if (end >= s) return false;
+      }
+      std::string rest = piece(declEnd, end); // attributes
+      at = end + 1;
+      std::string var = vd->getName().str();
+      std::string type = kStoragePrefix + ("t_" + var);
+      std::string storage = kStoragePrefix + var;
+      const char *hd = "__attribute__((host, device)) ";
+      if (i) text += " ";
+      text += "union " + type + " { " + spec + " value" + tail + "; " + hd +
+              type + "() {} " + hd + "~" + type + "() {} }; " + prefix + type +
+              " " + storage + rest + "; constexpr auto &" + var + " = " +
+              storage + ".value;";
+    }
+    // Later lines keep their numbers.
+    text.append(original.count('\n'), '\n');
+    rw->ReplaceText(begin, original.size(), text);
+    return true;
+  }
+
+  SharedInitRecovery::Impl &impl;
+  bool warn;
+  std::shared_ptr<PragmaLog> pragmas;
+  ASTContext *ctx = nullptr;
+  Rewriter *rw = nullptr;
+  std::set<SourceLocation> rewriteDone, warnAt, warned;
+};
+
+} // namespace
+
+SharedInitRecovery::SharedInitRecovery() : impl(std::make_unique<Impl>()) {}
+
+SharedInitRecovery::~SharedInitRecovery() {
+  // Give the client back if finish() was not called.
+  if (impl->holder) {
+    std::vector<frontend::InMemoryFile> ignored;
+    finish(ignored);
+  }
+}
+
+void SharedInitRecovery::watch(CompilerInstance &ci) {
+  impl->diags = &ci.getDiagnostics();
+  impl->ownsOriginal = impl->diags->ownsClient();
+  if (impl->ownsOriginal) {
+    impl->ownedOriginal = impl->diags->takeClient();
+    impl->original = impl->ownedOriginal.get();
+  } else {
+    impl->original = impl->diags->getClient();
+  }
+  impl->holder = std::make_unique<Holder>(*impl);
+  impl->diags->setClient(impl->holder.get(), /*ShouldOwnClient=*/false);
+}
+
+std::unique_ptr<ASTConsumer>
+SharedInitRecovery::createConsumer(CompilerInstance &ci, bool warn) {
+  return std::make_unique<SharedVarConsumer>(*impl, ci, warn);
+}
+
+bool SharedInitRecovery::finish(std::vector<frontend::InMemoryFile> &files) {
+  if (!impl->holder) return false;
+  DiagnosticsEngine &diags = *impl->diags;
+  diags.setClient(impl->ownsOriginal ? impl->ownedOriginal.release()
+                                     : impl->original,
+                  impl->ownsOriginal);
+  impl->holder.reset();
+  impl->errorLocs.clear();
+  bool retry = !impl->rewritten.empty();
+  if (retry) impl->held.clear();
+  if (impl->held.empty() && impl->warnings.empty()) {
+    files = std::move(impl->rewritten);
+    return retry;
+  }
+
+  DiagnosticConsumer &client = *impl->original;
+  LangOptions fallback;
+  client.BeginSourceFile(impl->langOpts ? *impl->langOpts : fallback, nullptr);
+  for (const HeldDiagnostic &d : impl->held) {
+    DiagnosticStorage storage;
+    storage.DiagRanges.append(d.ranges.begin(), d.ranges.end());
+    storage.FixItHints.append(d.fixIts.begin(), d.fixIts.end());
+    Diagnostic info(&diags, d.loc, d.id, storage, d.message);
+    client.HandleDiagnostic(d.level, info);
+  }
+  impl->held.clear();
+  if (retry) {
+    for (const auto &[loc, level] : impl->warnings) {
+      unsigned id = nvccDiagID(diags, level);
+      if (diags.getDiagnosticLevel(id, loc) >= DiagnosticsEngine::Error)
+        impl->failed = true;
+      diags.Report(loc, id);
+    }
+  }
+  impl->warnings.clear();
+  client.EndSourceFile();
+  files = std::move(impl->rewritten);
+  return retry;
+}
+
+bool SharedInitRecovery::failed() const { return impl->failed; }
+
+} // namespace mycc::lowering

@@ -1,0 +1,57 @@
+// Memory spaces of const variables on the device side, as nvcc chooses them.
+//
+// nvcc puts a variable in the constant bank (`.const`, 64 KiB per module) only
+// when it is written __constant__. Clang's device compile also promotes
+// (SemaCUDA::MaybeAddConstantAttr, an implicit CUDAConstantAttr) every
+// namespace-scope or static-member variable that is const or constexpr and
+// constant-initialised, `__device__ const` ones included, and CodeGen places
+// a function-scope `static const` variable there as well. A large table then
+// fails in ptxas ("File uses too much global constant data"), and small ones
+// take the bank that nvcc leaves to the program's __constant__ data.
+//
+// DeviceSema's consumer runs ahead of Clang's CodeGen consumer and, before
+// CodeGen creates the variable:
+//  - `__device__` variables lose the implicit __constant__: global memory, as
+//    with nvcc;
+//  - variables without a memory-space attribute lose it too and become
+//    implicit __device__ variables in global memory. nvcc does not let device
+//    code use them at all ("identifier is undefined in device code"), Clang
+//    does; the extension stays, in global memory;
+//  - function-scope `static const` variables without a memory-space attribute
+//    become implicit __device__ variables (global memory, as with nvcc).
+// Written __constant__ variables stay in the constant bank.
+//
+// After code generation, finishModule() removes the variables of the second
+// kind that device code does not use: Clang emits those with external
+// linkage (a host-side `extern const` table or a static data member), and
+// those that host code uses; nvcc keeps them out of the device image.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTConsumer;
+}
+namespace llvm {
+class Module;
+}
+
+namespace mycc::offload {
+
+class DeviceSema {
+public:
+  // The consumer to run ahead of CodeGen (it must see each declaration
+  // first). It records into this object, which must outlive it.
+  std::unique_ptr<clang::ASTConsumer> createConsumer();
+
+  // Removes the host-only constants Clang emitted (see above).
+  void finishModule(llvm::Module &module) const;
+
+  // Symbols of the variables that lost an implicit __constant__ and have no
+  // memory-space attribute (filled at the end of the translation unit).
+  std::vector<std::string> hostConstants;
+};
+
+} // namespace mycc::offload
