@@ -18,6 +18,9 @@ echo "== kernels in the PTX:"
 grep -h -E '^\.(target|version)|\.entry' "$out"/keep/vector_add.compute_*.ptx
 echo "== fat binary sections in the executable:"
 readelf -S -W "$out/vector_add" | grep -E 'nv_fatbin|nvFatBinSegment'
+echo "== its images, and which one each GPU generation would run:"
+build/bin/mycc-objdump --list "$out/vector_add"
+build/bin/mycc-objdump --matrix "$out/vector_add"
 if nvidia-smi -L >/dev/null 2>&1; then
   echo "== running on: $(nvidia-smi -L | head -n1)"
   MYCC_LOG=select "$out/vector_add"
