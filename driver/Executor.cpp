@@ -278,15 +278,13 @@ private:
     auto ci = instanceFor(s, error);
     if (!ci) return false;
     lowering::LoweredUnit unit;
-    if (!lowering::lowerHostUnit(*ci, sourceName(s), unit)) {
+    if (!lowering::lowerHostUnit(*ci, cuInput, unit)) {
       error.clear(); // the diagnostics say why
       return false;
     }
     loweredText = std::move(unit.text);
     return writeFileAtomic(s.output, loweredText, error);
   }
-
-  std::string sourceName(const Step &) const { return cuInput; }
 
   bool runBundle(const Step &s, std::string &error) {
     verbose(s);

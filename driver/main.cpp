@@ -38,22 +38,14 @@ std::string resolveCudaPath(const Options &o) {
   return MYCC_DEFAULT_CUDA_PATH;
 }
 
-std::string runtimeLibrary() {
-  std::string self = llvm::sys::fs::getMainExecutable("mycc", (void *)&runtimeLibrary);
-  llvm::SmallString<256> lib(llvm::sys::path::parent_path(
+// A file installed beside mycc: <bin>/../<a>/<b>/... (the runtime library
+// in lib/, the prelude header in include/mycc/).
+std::string installedFile(std::initializer_list<llvm::StringRef> parts) {
+  std::string self = llvm::sys::fs::getMainExecutable("mycc", (void *)&installedFile);
+  llvm::SmallString<256> path(llvm::sys::path::parent_path(
       llvm::sys::path::parent_path(self)));
-  llvm::sys::path::append(lib, "lib", "libmycc_rt.a");
-  return std::string(lib);
-}
-
-// mycc's prelude header, which every .cu is compiled with: installed next to
-// the runtime library, in <bin>/../include/mycc.
-std::string preludeHeader() {
-  std::string self = llvm::sys::fs::getMainExecutable("mycc", (void *)&preludeHeader);
-  llvm::SmallString<256> header(llvm::sys::path::parent_path(
-      llvm::sys::path::parent_path(self)));
-  llvm::sys::path::append(header, "include", "mycc", "prelude.h");
-  return std::string(header);
+  for (llvm::StringRef part : parts) llvm::sys::path::append(path, part);
+  return std::string(path);
 }
 
 int error(const std::string &message) {
@@ -161,8 +153,9 @@ int main(int argc, char **argv) {
   toolkit.cudaPath = cudaPath;
   toolkit.ptxas = cudaPath + "/bin/ptxas";
   toolkit.hostCompiler = o.ccbin.empty() ? "g++" : o.ccbin;
-  toolkit.runtimeLibrary = runtimeLibrary();
-  toolkit.prelude = preludeHeader();
+  toolkit.runtimeLibrary = installedFile({"lib", "libmycc_rt.a"});
+  // The prelude every .cu is compiled with (include/mycc/prelude.h).
+  toolkit.prelude = installedFile({"include", "mycc", "prelude.h"});
   if (!llvm::sys::fs::exists(toolkit.prelude))
     return error("mycc's prelude header is missing: " + toolkit.prelude);
 
