@@ -93,6 +93,11 @@ bool queryInstalledGpus(const std::string &cudaPath, std::vector<GpuArch> &gpus,
   if (rc != 0) {
     llvm::StringRef why = llvm::StringRef(err).trim();
     why = why.take_until([](char c) { return c == '\n'; });
+    // Some toolkits print the program's full path (not argv[0]) first; keep
+    // the message the same everywhere by dropping the directory.
+    size_t at = why.find(name);
+    if (at != llvm::StringRef::npos && !why.take_front(at).contains(' '))
+      why = why.drop_front(at);
     std::string detail = !why.empty() ? why.str()
                          : rc < 0     ? name + ": " + execError
                                       : name + " exited with status " +
