@@ -5,6 +5,7 @@
 #include "Frontend.h"
 #include "HostLowering.h"
 #include "HostObject.h"
+#include "DeviceLink.h"
 #include "Ptxas.h"
 
 #include "clang/Frontend/CompilerInstance.h"
@@ -41,6 +42,7 @@ frontend::SourceOptions sourceOptions(const Options &o, const Toolkit &t) {
   s.hostCompilerFlags = o.xcompiler;
   s.prelude = t.prelude;
   s.errorLimit = o.errorLimit;
+  s.rdc = o.rdc;
   return s;
 }
 
@@ -48,12 +50,16 @@ frontend::SourceOptions sourceOptions(const Options &o, const Toolkit &t) {
 bool cc1For(const Step &step, const Options &o, const Toolkit &t,
             std::vector<std::string> &cc1, std::string &error) {
   frontend::SourceOptions s = sourceOptions(o, t);
+  s.cuid = step.unitId;
   switch (step.kind) {
   case StepKind::PreprocessHost:
     return frontend::Invocations::hostPreprocess(s, step.inputs[0], cc1, error);
   case StepKind::LowerHost:
   case StepKind::CompileHost:
     return frontend::Invocations::hostCompile(s, step.inputs[0], cc1, error);
+  case StepKind::DeviceLinkHost: // its unit is generated (dlinkUnitName)
+    return frontend::Invocations::hostCompile(s, step.output + ".cpp", cc1,
+                                              error);
   case StepKind::CompileDevice:
     return frontend::Invocations::device(
         s, step.inputs[0], "sm_" + step.target.arch.str(), cc1, error);
@@ -156,6 +162,24 @@ void applyBackendOptions(const std::vector<std::string> &cc1) {
   });
 }
 
+// Writes the fat binary of a Bundle step's images.
+bool bundle(const Step &s, std::vector<uint8_t> &fatbin, std::string &error) {
+  std::vector<FatbinImage> images;
+  for (size_t i = 0; i < s.inputs.size(); ++i) {
+    FatbinImage image;
+    image.kind = s.bundled[i].isVirtual ? ImageKind::Ptx : ImageKind::Elf;
+    image.arch = s.bundled[i].arch;
+    if (!readFile(s.inputs[i], image.payload, error)) return false;
+    images.push_back(std::move(image));
+  }
+  fatbin = writeFatbin(images);
+  return writeFileAtomic(
+      s.output,
+      llvm::StringRef(reinterpret_cast<const char *>(fatbin.data()),
+                      fatbin.size()),
+      error);
+}
+
 class UnitRunner {
 public:
   UnitRunner(const Options &o, const Toolkit &t) : o(o), t(t) {}
@@ -198,7 +222,15 @@ public:
       if (s->kind == StepKind::Bundle && !runBundle(*s, error)) return false;
       if (s->kind == StepKind::CompileHost) {
         verbose(*s);
-        if (!hostUnit->emitObject(fatbin, s->output, error)) return false;
+        if (s->inputs.size() > 1 && isRelocatable(s->inputs[1])) {
+          std::vector<std::string> images;
+          for (size_t i = 1; i < s->inputs.size(); ++i)
+            images.push_back(relocatable[s->inputs[i]]);
+          if (!hostUnit->emitRelocatableObject(images, s->output, error))
+            return false;
+        } else if (!hostUnit->emitObject(fatbin, s->output, error)) {
+          return false;
+        }
       }
     }
     return true;
@@ -217,6 +249,22 @@ private:
     verbose(dev);
     offload::DeviceCodegenOptions codegen;
     codegen.ptxTarget = "sm_" + dev.target.arch.str();
+    if (isRelocatable(dev)) {
+      offload::RelocatableImage image;
+      offload::RelocatableDeviceCode code;
+      if (!offload::compileDeviceToBitcode(cc1, codegen, code, error,
+                                           &diagnostics))
+        return false;
+      image.unitId = dev.unitId;
+      image.source = cuInput;
+      image.virtualArch = dev.target;
+      image.codes = dev.bundled;
+      image.target = code.target;
+      image.bitcode = std::move(code.bitcode);
+      std::lock_guard<std::mutex> lock(printMutex);
+      relocatable[dev.output] = offload::packRelocatableImage(image);
+      return writeFileAtomic(dev.output, image.bitcode, error);
+    }
     std::string ptx;
     if (!offload::compileDeviceToPtx(cc1, codegen, ptx, error, &diagnostics))
       return false;
@@ -278,7 +326,10 @@ private:
     auto ci = instanceFor(s, error);
     if (!ci) return false;
     lowering::LoweredUnit unit;
-    if (!lowering::lowerHostUnit(*ci, cuInput, unit)) {
+    lowering::LoweringOptions options;
+    options.rdc = o.rdc;
+    options.unitId = s.unitId;
+    if (!lowering::lowerHostUnit(*ci, cuInput, options, unit)) {
       error.clear(); // the diagnostics say why
       return false;
     }
@@ -288,20 +339,14 @@ private:
 
   bool runBundle(const Step &s, std::string &error) {
     verbose(s);
-    std::vector<FatbinImage> images;
-    for (size_t i = 0; i < s.inputs.size(); ++i) {
-      FatbinImage image;
-      image.kind = s.bundled[i].isVirtual ? ImageKind::Ptx : ImageKind::Elf;
-      image.arch = s.bundled[i].arch;
-      if (!readFile(s.inputs[i], image.payload, error)) return false;
-      images.push_back(std::move(image));
-    }
-    fatbin = writeFatbin(images);
-    return writeFileAtomic(
-        s.output,
-        llvm::StringRef(reinterpret_cast<const char *>(fatbin.data()),
-                        fatbin.size()),
-        error);
+    return bundle(s, fatbin, error);
+  }
+
+  static bool isRelocatable(const Step &dev) {
+    return isRelocatable(dev.output);
+  }
+  static bool isRelocatable(llvm::StringRef path) {
+    return path.ends_with(".bc");
   }
 
 public:
@@ -314,6 +359,132 @@ private:
   std::string loweredText;
   std::vector<uint8_t> fatbin;
   std::unique_ptr<offload::HostUnit> hostUnit;
+  // -rdc=true: each virtual arch's image (offload binary), by bitcode file.
+  std::map<std::string, std::string> relocatable;
+};
+
+// The device link: reads the relocatable device code of its inputs, links
+// and generates code per virtual arch (in parallel, each assembling its
+// cubins), bundles, and compiles the host object that registers the result.
+class DeviceLinkRunner {
+public:
+  DeviceLinkRunner(const Options &o, const Toolkit &t) : o(o), t(t) {}
+
+  bool run(const std::vector<const Step *> &steps, std::string &error) {
+    const Step *host = nullptr;
+    std::vector<const Step *> links;
+    for (const Step *s : steps) {
+      if (s->kind == StepKind::DeviceLink) links.push_back(s);
+      if (s->kind == StepKind::DeviceLinkHost) host = s;
+    }
+    if (!host) return true;
+    std::vector<offload::RelocatableImage> images;
+    for (size_t i = 0; i + 1 < host->inputs.size(); ++i)
+      if (!offload::readRelocatableImages(host->inputs[i], images, error))
+        return false;
+    // The units, in the order the inputs name them.
+    std::vector<std::string> unitIds, sources;
+    for (const auto &image : images)
+      if (std::find(unitIds.begin(), unitIds.end(), image.unitId) ==
+          unitIds.end()) {
+        unitIds.push_back(image.unitId);
+        sources.push_back(image.source);
+      }
+
+    std::vector<std::string> errors(links.size());
+    std::vector<char> ok(links.size(), 0);
+    std::vector<std::thread> threads;
+    for (size_t i = 0; i < links.size(); ++i)
+      threads.emplace_back([&, i] {
+        ok[i] = linkArch(*links[i], images, unitIds, steps, errors[i]);
+      });
+    for (auto &th : threads) th.join();
+    for (size_t i = 0; i < links.size(); ++i)
+      if (!ok[i]) {
+        error = errors[i];
+        return false;
+      }
+
+    std::vector<uint8_t> fatbin;
+    for (const Step *s : steps)
+      if (s->kind == StepKind::Bundle) {
+        verbose(*s);
+        if (!bundle(*s, fatbin, error)) return false;
+      }
+    verbose(*host);
+    std::vector<std::string> cc1;
+    if (!cc1For(*host, o, t, cc1, error)) return false;
+    std::string name = "device link of ";
+    for (size_t i = 0; i < sources.size(); ++i)
+      name += (i ? ", " : "") + sources[i];
+    if (sources.empty()) name += "no units";
+    std::string unitName = host->output + ".cpp";
+    auto unit = offload::HostUnit::generate(
+        cc1, unitName, lowering::deviceLinkUnit(unitIds, name), error);
+    if (!unit) return false;
+    // Nothing to register without units: an object with no device code.
+    return unitIds.empty() ? unit->emitRelocatableObject({}, host->output, error)
+                           : unit->emitObject(fatbin, host->output, error);
+  }
+
+private:
+  bool linkArch(const Step &link,
+                const std::vector<offload::RelocatableImage> &images,
+                const std::vector<std::string> &unitIds,
+                const std::vector<const Step *> &steps, std::string &error) {
+    verbose(link);
+    std::vector<offload::DeviceBitcodeInput> inputs;
+    offload::DeviceTarget target;
+    for (const std::string &id : unitIds) {
+      const offload::RelocatableImage *found = nullptr;
+      std::string compiledFor;
+      for (const auto &image : images)
+        if (image.unitId == id) {
+          compiledFor += (compiledFor.empty() ? "" : ", ") +
+                         image.virtualArch.str();
+          if (image.virtualArch == link.target) found = &image;
+        }
+      if (!found) {
+        const auto &any = *std::find_if(
+            images.begin(), images.end(),
+            [&](const offload::RelocatableImage &i) { return i.unitId == id; });
+        error = any.file + ": the device code of " + any.source +
+                " was compiled for " + compiledFor + ", not for " +
+                link.target.str() + "; recompile it with -gencode arch=" +
+                link.target.str() + ",code=... or device-link for its " +
+                "architectures";
+        return false;
+      }
+      inputs.push_back({found->file, found->source, found->bitcode});
+      target = found->target;
+    }
+    offload::DeviceCodegenOptions codegen;
+    codegen.ptxTarget = "sm_" + link.target.arch.str();
+    std::string ptx;
+    if (inputs.empty()) {
+      error = "no relocatable device code to link for " + link.target.str();
+      return false;
+    }
+    if (!offload::linkDeviceToPtx(inputs, target, codegen, ptx, error) ||
+        !writeFileAtomic(link.output, ptx, error))
+      return false;
+    for (const Step *s : steps)
+      if (s->kind == StepKind::Assemble && s->inputs[0] == link.output) {
+        verbose(*s);
+        if (!runTool(*s, error)) return false;
+      }
+    return true;
+  }
+
+  void verbose(const Step &s) {
+    if (!o.verbose) return;
+    std::lock_guard<std::mutex> lock(printMutex);
+    llvm::errs() << "#$ " << describeStep(s, o, t) << "\n";
+  }
+
+  const Options &o;
+  const Toolkit &t;
+  std::mutex printMutex;
 };
 
 } // namespace
@@ -323,6 +494,11 @@ std::string describeStep(const Step &step, const Options &o, const Toolkit &t) {
     return frontend::formatCommand(step.command[0],
                                    {step.command.begin() + 1, step.command.end()});
   std::string head = std::string(stepName(step.kind)) + " (in-process): ";
+  if (step.kind == StepKind::DeviceLink) {
+    std::string text = head + "link-bitcode " + step.target.str();
+    for (const auto &input : step.inputs) text += " " + input;
+    return text + " => " + step.output;
+  }
   if (step.kind == StepKind::Bundle) {
     std::string images;
     for (size_t i = 0; i < step.inputs.size(); ++i)
@@ -351,20 +527,32 @@ int executePlan(const Plan &plan, const Options &o, const Toolkit &t) {
   for (unsigned unit = 0; unit < plan.cuInputs.size(); ++unit) {
     std::vector<const Step *> steps;
     for (const Step &s : plan.steps)
-      if (s.unit == unit && s.command.empty() && s.kind != StepKind::Link &&
-          s.kind != StepKind::CompileSource)
+      if (s.unit == unit && !s.deviceLink && s.command.empty() &&
+          s.kind != StepKind::Link && s.kind != StepKind::CompileSource)
         steps.push_back(&s);
     for (const Step &s : plan.steps)
-      if (s.unit == unit && s.kind == StepKind::Assemble) steps.push_back(&s);
+      if (s.unit == unit && !s.deviceLink && s.kind == StepKind::Assemble)
+        steps.push_back(&s);
     UnitRunner runner(o, t);
     runner.cuInput = plan.cuInputs[unit];
     if (!runner.run(steps, error)) return fail(error);
   }
+  auto runExternal = [&](StepKind kind) {
+    for (const Step &s : plan.steps)
+      if (s.kind == kind) {
+        if (o.verbose) llvm::errs() << "#$ " << describeStep(s, o, t) << "\n";
+        if (!runTool(s, error)) return false;
+      }
+    return true;
+  };
+  if (!runExternal(StepKind::CompileSource)) return fail(error);
+  std::vector<const Step *> deviceLinkSteps;
   for (const Step &s : plan.steps)
-    if (s.kind == StepKind::CompileSource || s.kind == StepKind::Link) {
-      if (o.verbose) llvm::errs() << "#$ " << describeStep(s, o, t) << "\n";
-      if (!runTool(s, error)) return fail(error);
-    }
+    if (s.deviceLink) deviceLinkSteps.push_back(&s);
+  if (!deviceLinkSteps.empty() &&
+      !DeviceLinkRunner(o, t).run(deviceLinkSteps, error))
+    return fail(error);
+  if (!runExternal(StepKind::Link)) return fail(error);
   return 0;
 }
 

@@ -80,6 +80,10 @@ const Spec kSpecs[] = {
    "Preprocess only; the result goes to stdout, or to -o.", false, Split::None, "preprocess"},
   {"-c", "--compile", "phase", Kind::Flag, Group::Phase, "",
    "Compile each input to an object file; do not link.", false, Split::None, "compile"},
+  {"-dc", "--device-c", "phase", Kind::Flag, Group::Phase, "",
+   "Compile each input to an object with relocatable device code (-c -rdc=true).", false, Split::None, "device-c"},
+  {"-dlink", "--device-link", "phase", Kind::Flag, Group::Phase, "",
+   "Link the relocatable device code of the objects and libraries given into one host object.", false, Split::None, "device-link"},
 
   // Files and paths.
   {"-o", "--output-file", "output-file", Kind::Value, Group::Files, "<file>",
@@ -148,6 +152,8 @@ const Spec kSpecs[] = {
    "native, all and all-major stand for the installed GPUs, every GPU, every major GPU."},
   {"-code", "--gpu-code", "gpu-code", Kind::Value, Group::Targets, "<code>,...",
    "Cubins (sm_XY) and PTX (compute_XY) to embed, compiled for -arch.", false, Split::Commas},
+  {"-rdc", "--relocatable-device-code", "relocatable-device-code", Kind::Value, Group::Targets, "{true|false}",
+   "Keep device code relocatable: device functions and variables may be defined in another unit; a device link joins them."},
   {"-gencode", "--generate-code", "generate-code", Kind::Value, Group::Targets,
    "arch=<arch>,code=<code>", "A virtual architecture and the images to embed from it; repeatable."},
 
@@ -182,7 +188,7 @@ const char *const kUnsupportedNvcc[][2] = {
   {"-MMD", "--generate-nonsystem-dependencies-with-compile"},
   {"-MF", "--dependency-output"}, {"-MP", "--generate-dependency-targets"},
   {"-MT", "--dependency-target-name"},
-  {"-dc", "--device-c"}, {"-dw", "--device-w"}, {"-dlink", "--device-link"},
+  {"-dw", "--device-w"},
   {"-link", "--link"}, {"-lib", "--lib"}, {"-run", "--run"},
   {"-objtemp", "--objdir-as-tempdir"}, {"-odir", "--output-directory"},
   {"-allow-unsupported-compiler", "--allow-unsupported-compiler"},
@@ -209,7 +215,7 @@ const char *const kUnsupportedNvcc[][2] = {
   {"-clean", "--clean-targets"}, {"-time", "--time"}, {"-run-args", "--run-args"},
   {"-idp", "--input-drive-prefix"}, {"-ddp", "--dependency-drive-prefix"},
   {"-dp", "--drive-prefix"}, {"", "--no-align-double"}, {"-nodlink", "--no-device-link"},
-  {"-rdc", "--relocatable-device-code"}, {"-e", "--entries"},
+  {"-e", "--entries"},
   {"-maxrregcount", "--maxrregcount"}, {"-use_fast_math", "--use_fast_math"},
   {"-ftz", "--ftz"}, {"-prec-div", "--prec-div"}, {"-prec-sqrt", "--prec-sqrt"},
   {"-fmad", "--fmad"}, {"-extra-device-vectorization", "--extra-device-vectorization"},
@@ -479,7 +485,8 @@ std::string normalise(const std::vector<std::string> &args, Normalised &out) {
 struct Raw {
   std::vector<std::string> phase, output, preInclude, library, macro, includePath,
       systemInclude, libraryPath, ccbin, cudart, cudaPath, optimize, language, std,
-      xcompiler, xptxas, xlinker, xcudafe, arch, code, gencode, keepDir, werror, inputs;
+      xcompiler, xptxas, xlinker, xcudafe, arch, code, gencode, keepDir, werror, rdc,
+      inputs;
   int debug = 0, lineInfo = 0, relaxedConstexpr = 0, extendedLambda = 0,
       noWarnings = 0, dryrun = 0, verbose = 0, keep = 0, listGpuArch = 0,
       listGpuCode = 0, help = 0, version = 0;
@@ -552,6 +559,8 @@ std::string runCli11(const Normalised &normalised, Raw &raw) {
   list("gpu-architecture", raw.arch);
   list("gpu-code", raw.code);
   list("generate-code", raw.gencode);
+  list("relocatable-device-code", raw.rdc)
+      ->check(oneOf("-rdc", {"true", "false"}));
   list("keep-dir", raw.keepDir);
   list("werror", raw.werror)->check(oneOf("-Werror", toVector(kWerrorKinds)));
 
@@ -884,6 +893,7 @@ std::string buildTargets(const Raw &raw, Options &options,
       return gencodeError;
   }
 
+  options.targetsGiven = !targets.empty() || options.nativeArch;
   if (targets.empty() && !options.nativeArch) {
     Target virt{true, GpuArch{kDefaultSm, ArchSuffix::None}};
     Target real{false, GpuArch{kDefaultSm, ArchSuffix::None}};
@@ -903,22 +913,34 @@ const char *phaseSpelling(const std::string &phase) {
 std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &warnings) {
   // Phase: any number of the same phase option, but only one phase.
   std::vector<std::string> phases;
-  for (const std::string &phase : raw.phase)
+  // -dc is -c with relocatable device code.
+  bool deviceC = false;
+  for (std::string phase : raw.phase) {
+    if (phase == "device-c") {
+      deviceC = true;
+      phase = "compile";
+    }
     if (std::find(phases.begin(), phases.end(), phase) == phases.end())
       phases.push_back(phase);
+  }
   if (phases.size() > 1)
     return std::string("conflicting phase options '") + phaseSpelling(phases[0]) +
            "' and '" + phaseSpelling(phases[1]) +
-           "': give at most one of -c, -E, -ptx, -cubin, -fatbin, -cuda";
+           "': give at most one of -c (-dc), -dlink, -E, -ptx, -cubin, -fatbin, -cuda";
   if (!phases.empty()) {
     const std::string &phase = phases[0];
     o.phase = phase == "compile"      ? Phase::Compile
+              : phase == "device-link" ? Phase::DeviceLink
               : phase == "preprocess" ? Phase::Preprocess
               : phase == "ptx"        ? Phase::Ptx
               : phase == "cubin"      ? Phase::Cubin
               : phase == "fatbin"     ? Phase::Fatbin
                                       : Phase::Cuda;
   }
+
+  if (auto v = lastValue(raw.rdc, "relocatable-device-code", warnings))
+    o.rdc = *v == "true";
+  if (deviceC) o.rdc = true;
 
   o.inputs = raw.inputs;
   if (auto v = lastValue(raw.output, "output-file", warnings)) {

@@ -21,6 +21,7 @@ enum class Phase {
   Cubin,      // -cubin: one .cubin per real arch
   Fatbin,     // -fatbin: the fat binary
   Cuda,       // -cuda: the rewritten host unit (x.cu.cpp.ii)
+  DeviceLink, // -dlink: relocatable device code of objects -> host object
 };
 
 enum class CudartKind { Static, Shared, None };
@@ -44,6 +45,12 @@ struct Options {
   // -arch=native: the installed GPUs are still to be added (addNativeTargets);
   // until then `targets` holds only what -gencode asked for.
   bool nativeArch = false;
+  // Whether -arch/-code/-gencode gave any target (else `targets` holds the
+  // default). A device link without targets takes those the objects carry.
+  bool targetsGiven = false;
+  // -rdc=true / -dc: device code stays relocatable (LLVM bitcode per virtual
+  // arch in the object) and is joined by a device link.
+  bool rdc = false;
 
   // Preprocessor and language.
   std::vector<std::string> includeDirs;   // -I

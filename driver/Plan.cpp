@@ -1,11 +1,15 @@
 #include "Plan.h"
 
+#include "DeviceLink.h"
 #include "Ptxas.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
 
+#include <algorithm>
+#include <functional>
 #include <map>
 
 namespace mycc::driver {
@@ -19,6 +23,8 @@ const char *stepName(StepKind kind) {
   case StepKind::Bundle: return "bundle";
   case StepKind::CompileHost: return "compile-host";
   case StepKind::CompileSource: return "compile-source";
+  case StepKind::DeviceLink: return "device-link";
+  case StepKind::DeviceLinkHost: return "device-link-host";
   case StepKind::Link: return "link";
   }
   return "?";
@@ -73,6 +79,83 @@ void addHostSourceFlags(const Options &o, const Toolkit &t, InputKind kind,
   cmd.insert(cmd.end(), o.xcompiler.begin(), o.xcompiler.end());
 }
 
+// Assemble steps for the real archs of `pair` (from `ptx`), and what the fat
+// binary then holds from it, in `bundleInputs`/`bundled`.
+void addAssembleSteps(const Options &o, const Toolkit &t, const TargetPair &pair,
+                      const std::string &ptx,
+                      const std::function<std::string(const Target &)> &cubinPath,
+                      Step proto, std::vector<Step> &steps,
+                      std::vector<std::string> &bundleInputs,
+                      std::vector<Target> &bundled) {
+  for (const auto &code : pair.codes) {
+    if (code.isVirtual) {
+      bundleInputs.push_back(ptx);
+      bundled.push_back(code);
+      continue;
+    }
+    Step as = proto;
+    as.kind = StepKind::Assemble;
+    as.inputs = {ptx};
+    as.target = code;
+    as.output = cubinPath(code);
+    offload::PtxasJob job{t.ptxas, ptx, code.str(), as.output, o.lineInfo,
+                          o.xptxas};
+    as.command = offload::ptxasCommand(job);
+    steps.push_back(as);
+    bundleInputs.push_back(as.output);
+    bundled.push_back(code);
+  }
+}
+
+// The bundle step: nvcc's container order, cubins first, then PTX.
+Step bundleStep(const std::vector<std::string> &inputs,
+                const std::vector<Target> &images, Step proto) {
+  Step bundle = proto;
+  bundle.kind = StepKind::Bundle;
+  for (int pass = 0; pass < 2; ++pass)
+    for (size_t i = 0; i < images.size(); ++i)
+      if (images[i].isVirtual == (pass == 1)) {
+        bundle.inputs.push_back(inputs[i]);
+        bundle.bundled.push_back(images[i]);
+      }
+  return bundle;
+}
+
+// Static archives named by -l in the -L directories: a device link reads
+// their relocatable device code (nvlink does the same).
+std::vector<std::string> archivesOfLibs(const Options &o) {
+  std::vector<std::string> found;
+  for (const auto &lib : o.libs)
+    for (const auto &dir : o.libDirs) {
+      std::string path = joinPath(dir, "lib" + lib + ".a");
+      if (llvm::sys::fs::exists(path)) {
+        found.push_back(path);
+        break;
+      }
+    }
+  return found;
+}
+
+// The device link's targets when the command line gives none: what the
+// units were compiled for (the union over all of them).
+std::vector<TargetPair>
+targetsOfImages(const std::vector<offload::RelocatableImage> &images) {
+  std::vector<TargetPair> pairs;
+  for (const auto &image : images) {
+    auto it = std::find_if(pairs.begin(), pairs.end(), [&](const TargetPair &p) {
+      return p.virtualArch == image.virtualArch;
+    });
+    if (it == pairs.end()) {
+      pairs.push_back({image.virtualArch, {}});
+      it = pairs.end() - 1;
+    }
+    for (const Target &code : image.codes)
+      if (std::find(it->codes.begin(), it->codes.end(), code) == it->codes.end())
+        it->codes.push_back(code);
+  }
+  return pairs;
+}
+
 } // namespace
 
 bool buildPlan(const Options &o, const Toolkit &t, const std::string &tempDir,
@@ -83,7 +166,8 @@ bool buildPlan(const Options &o, const Toolkit &t, const std::string &tempDir,
     return false;
   }
   // Phases that write one file per input cannot take -o with several inputs.
-  bool singleOutputPhase = o.phase != Phase::Link;
+  bool singleOutputPhase =
+      o.phase != Phase::Link && o.phase != Phase::DeviceLink;
   if (singleOutputPhase && !o.output.empty() && o.inputs.size() > 1) {
     error = "-o cannot name the output of " + std::to_string(o.inputs.size()) +
             " inputs with -c, -E, -ptx, -cubin, -fatbin or -cuda";
@@ -122,6 +206,17 @@ bool buildPlan(const Options &o, const Toolkit &t, const std::string &tempDir,
   }
 
   std::vector<std::string> linkInputs;
+  std::vector<std::string> objectInputs; // given on the command line
+  bool rdcUnits = false; // a unit of this run has relocatable device code
+  // -rdc=true units, for -c and for a link, carry bitcode (relocatable
+  // device code); -ptx still writes the unit's (relocatable) PTX.
+  bool rdcObject = o.rdc && (o.phase == Phase::Compile || o.phase == Phase::Link);
+  if (o.rdc && (o.phase == Phase::Cubin || o.phase == Phase::Fatbin)) {
+    error = std::string(o.phase == Phase::Cubin ? "-cubin" : "-fatbin") +
+            " with -rdc=true is not supported by mycc: relocatable device "
+            "code stays LLVM bitcode until the device link";
+    return false;
+  }
   std::map<std::string, unsigned> baseCount;
   for (const auto &input : o.inputs) {
     InputKind kind = classify(o, input);
@@ -149,7 +244,13 @@ bool buildPlan(const Options &o, const Toolkit &t, const std::string &tempDir,
 
     if (kind == InputKind::Object) {
       linkInputs.push_back(input);
+      objectInputs.push_back(input);
       continue;
+    }
+    if (o.phase == Phase::DeviceLink) {
+      error = input + ": -dlink links objects and libraries; compile it with "
+                      "-dc (or -rdc=true -c) first";
+      return false;
     }
     if (kind != InputKind::Cuda) {
       if (o.phase != Phase::Compile && o.phase != Phase::Link) {
@@ -171,6 +272,7 @@ bool buildPlan(const Options &o, const Toolkit &t, const std::string &tempDir,
 
     unsigned unit = plan.cuInputs.size();
     plan.cuInputs.push_back(input);
+    plan.unitIds.emplace_back();
 
     if (o.phase == Phase::Preprocess) {
       Step s{StepKind::PreprocessHost};
@@ -203,61 +305,152 @@ bool buildPlan(const Options &o, const Toolkit &t, const std::string &tempDir,
 
     std::vector<std::string> bundleInputs;
     std::vector<Target> bundled;
+    std::vector<std::string> relocatable; // -rdc -c: bitcode per virtual arch
     for (const auto &pair : targets) {
       Step dev{StepKind::CompileDevice};
       dev.inputs = {input};
       dev.target = pair.virtualArch;
       dev.unit = unit;
+      if (rdcObject) {
+        // The unit's device code stays LLVM bitcode; the device link
+        // generates code. What it was compiled for goes with it.
+        dev.output = temp("." + pair.virtualArch.str() + ".bc");
+        dev.bundled = pair.codes;
+        plan.steps.push_back(dev);
+        relocatable.push_back(dev.output);
+        continue;
+      }
       dev.output = o.phase == Phase::Ptx
                        ? finalOr(base + ".ptx")
                        : temp("." + pair.virtualArch.str() + ".ptx");
       plan.steps.push_back(dev);
       if (o.phase == Phase::Ptx) continue;
-      for (const auto &code : pair.codes) {
-        if (code.isVirtual) {
-          bundleInputs.push_back(dev.output);
-          bundled.push_back(code);
-          continue;
-        }
-        Step as{StepKind::Assemble};
-        as.inputs = {dev.output};
-        as.target = code;
-        as.unit = unit;
-        as.output = o.phase == Phase::Cubin ? finalOr(base + ".cubin")
-                                            : temp("." + code.str() + ".cubin");
-        offload::PtxasJob job{t.ptxas, dev.output, code.str(), as.output,
-                              o.lineInfo, o.xptxas};
-        as.command = offload::ptxasCommand(job);
-        plan.steps.push_back(as);
-        bundleInputs.push_back(as.output);
-        bundled.push_back(code);
-      }
+      Step proto{StepKind::Assemble};
+      proto.unit = unit;
+      addAssembleSteps(
+          o, t, pair, dev.output,
+          [&](const Target &code) {
+            return o.phase == Phase::Cubin ? finalOr(base + ".cubin")
+                                           : temp("." + code.str() + ".cubin");
+          },
+          proto, plan.steps, bundleInputs, bundled);
     }
     if (o.phase == Phase::Ptx || o.phase == Phase::Cubin) continue;
 
-    // nvcc's container order: cubins first, then PTX.
-    Step bundle{StepKind::Bundle};
-    bundle.unit = unit;
-    for (int pass = 0; pass < 2; ++pass)
-      for (size_t i = 0; i < bundled.size(); ++i)
-        if (bundled[i].isVirtual == (pass == 1)) {
-          bundle.inputs.push_back(bundleInputs[i]);
-          bundle.bundled.push_back(bundled[i]);
-        }
-    bundle.output = o.phase == Phase::Fatbin ? finalOr(base + ".fatbin")
-                                             : temp(".fatbin");
-    plan.steps.push_back(bundle);
-    if (o.phase == Phase::Fatbin) continue;
+    std::string deviceCode; // what the host object embeds
+    if (rdcObject) {
+      deviceCode = relocatable.empty() ? "" : relocatable.front();
+    } else {
+      Step proto{StepKind::Bundle};
+      proto.unit = unit;
+      Step bundle = bundleStep(bundleInputs, bundled, proto);
+      bundle.output = o.phase == Phase::Fatbin ? finalOr(base + ".fatbin")
+                                               : temp(".fatbin");
+      plan.steps.push_back(bundle);
+      if (o.phase == Phase::Fatbin) continue;
+      deviceCode = bundle.output;
+    }
 
     Step host{StepKind::CompileHost};
-    host.inputs = {lowered, bundle.output};
+    host.inputs = {lowered};
+    if (rdcObject)
+      host.inputs.insert(host.inputs.end(), relocatable.begin(),
+                         relocatable.end());
+    else
+      host.inputs.push_back(deviceCode);
     host.unit = unit;
     host.output = o.phase == Phase::Compile ? finalOr(base + ".o") : temp(".o");
     plan.steps.push_back(host);
     linkInputs.push_back(host.output);
+    if (rdcObject) rdcUnits = true;
+  }
+
+  if (o.rdc) {
+    // Each unit's id: stable for the same source, output and options,
+    // distinct for two units of one program (even of one source).
+    for (unsigned unit = 0; unit < plan.cuInputs.size(); ++unit) {
+      llvm::SmallString<256> src(plan.cuInputs[unit]), out(o.output);
+      llvm::sys::fs::make_absolute(src);
+      if (!o.output.empty()) llvm::sys::fs::make_absolute(out);
+      std::string key = std::string(src) + '\0' + std::string(out) + '\0' +
+                        std::to_string(unit);
+      for (const auto &pair : o.targets) key += '\0' + pair.virtualArch.str();
+      plan.unitIds[unit] = llvm::utohexstr(
+          llvm::xxh3_64bits(llvm::arrayRefFromStringRef(key)),
+          /*LowerCase=*/true, 16);
+    }
+    for (Step &step : plan.steps)
+      if (!step.deviceLink && step.command.empty() &&
+          step.unit < plan.unitIds.size())
+        step.unitId = plan.unitIds[step.unit];
+  }
+
+  bool deviceLink = o.phase == Phase::DeviceLink;
+  if (o.phase == Phase::Link) {
+    // nvcc device-links whenever it links: objects with relocatable device
+    // code need it even without -rdc on this command line.
+    if (!rdcUnits)
+      for (const auto &input : objectInputs) {
+        std::vector<offload::RelocatableImage> found;
+        std::string ignored;
+        if (offload::readRelocatableImages(input, found, ignored) &&
+            !found.empty()) {
+          deviceLink = true;
+          break;
+        }
+      }
+    deviceLink = deviceLink || rdcUnits;
+  }
+  std::string dlinkObject;
+  if (deviceLink) {
+    std::vector<std::string> sources = linkInputs;
+    for (const auto &archive : archivesOfLibs(o)) sources.push_back(archive);
+    std::vector<TargetPair> linkTargets = o.targets;
+    if (!o.targetsGiven && !rdcUnits) {
+      std::vector<offload::RelocatableImage> images;
+      for (const auto &input : sources)
+        if (!offload::readRelocatableImages(input, images, error)) return false;
+      linkTargets = targetsOfImages(images);
+    }
+    std::string base = "a_dlink";
+    auto temp = [&](const std::string &suffix) {
+      std::string path = joinPath(tempDir, base + suffix);
+      plan.temporaries.push_back(path);
+      return path;
+    };
+    std::vector<std::string> bundleInputs;
+    std::vector<Target> bundled;
+    Step proto{StepKind::Assemble};
+    proto.deviceLink = true;
+    for (const auto &pair : linkTargets) {
+      Step link{StepKind::DeviceLink};
+      link.deviceLink = true;
+      link.inputs = sources;
+      link.target = pair.virtualArch;
+      link.output = temp("." + pair.virtualArch.str() + ".ptx");
+      plan.steps.push_back(link);
+      addAssembleSteps(
+          o, t, pair, link.output,
+          [&](const Target &code) { return temp("." + code.str() + ".cubin"); },
+          proto, plan.steps, bundleInputs, bundled);
+    }
+    Step bundle = bundleStep(bundleInputs, bundled, proto);
+    bundle.output = temp(".fatbin");
+    plan.steps.push_back(bundle);
+    Step host{StepKind::DeviceLinkHost};
+    host.deviceLink = true;
+    host.inputs = sources;
+    host.inputs.push_back(bundle.output);
+    host.output = o.phase == Phase::DeviceLink
+                      ? (o.output.empty() ? "a_dlink.o" : o.output)
+                      : temp(".o");
+    plan.steps.push_back(host);
+    dlinkObject = host.output;
   }
 
   if (o.phase != Phase::Link) return true;
+  // nvcc puts the device link's object first.
+  if (!dlinkObject.empty()) linkInputs.insert(linkInputs.begin(), dlinkObject);
   Step link{StepKind::Link};
   link.inputs = linkInputs;
   link.output = o.output.empty() ? "a.out" : o.output;

@@ -13,11 +13,13 @@ namespace mycc::driver {
 enum class StepKind {
   PreprocessHost, // .cu → one preprocessed host unit          (in-process)
   LowerHost,      // host unit → rewritten unit (.cu.cpp.ii)    (in-process)
-  CompileDevice,  // .cu → PTX for one virtual arch             (in-process)
+  CompileDevice,  // .cu → PTX (-rdc: bitcode) for a virtual arch (in-process)
   Assemble,       // PTX → cubin for one real arch              (ptxas)
   Bundle,         // cubins + PTX → fat binary                  (in-process)
   CompileHost,    // rewritten unit + fat binary → host object  (in-process)
   CompileSource,  // a .c/.cpp input → object                   (host compiler)
+  DeviceLink,     // relocatable device code → PTX, one virtual arch (in-process)
+  DeviceLinkHost, // linked fat binary → host object registering it (in-process)
   Link,           // objects → executable                       (host compiler)
 };
 
@@ -31,6 +33,11 @@ struct Step {
   std::vector<Target> bundled; // Bundle: the images, in container order
   std::vector<std::string> command; // external tools: the full command line
   unsigned unit = 0;     // which .cu input the step belongs to
+  // Part of the device link (DeviceLink, DeviceLinkHost and their Assemble
+  // and Bundle steps), which runs after every unit; `unit` is unused then.
+  bool deviceLink = false;
+  // -rdc=true: the unit's id (Plan::unitIds) on its in-process steps.
+  std::string unitId;
 };
 
 struct Toolkit {
@@ -43,6 +50,9 @@ struct Toolkit {
 
 struct Plan {
   std::vector<std::string> cuInputs; // one per unit
+  // -rdc=true: each unit's id (Clang's -cuid, and the suffix of its device
+  // link symbol), parallel to cuInputs.
+  std::vector<std::string> unitIds;
   std::vector<Step> steps;
   std::vector<std::string> temporaries; // removed unless --keep
   std::string tempDir;

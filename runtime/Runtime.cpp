@@ -452,10 +452,25 @@ struct Module {
   }
 };
 
+// Units of relocatable device code share the device link's image. Like
+// nvcc's link stub, the image is registered with the CUDA runtime once every
+// unit it linked has registered itself, with all their kernels and variables
+// on one handle (so a variable one unit defines is the one another unit's
+// kernels use).
+struct LinkedGroup {
+  std::vector<const __mycc_module_desc *> units;
+  bool registered = false;
+};
+
 struct Registry {
   std::mutex mutex;
   std::unordered_map<const void *, Module *> byStub;
   std::atomic<uint64_t> generation{1};
+  std::unordered_map<const __mycc_linked_image *, LinkedGroup> linked;
+  // Kernels of groups still waiting for units: a unit the device link saw
+  // may be missing from the program (an archive member the host link did not
+  // take); the first launch of a waiting kernel registers what is there.
+  std::unordered_map<const void *, const __mycc_linked_image *> waiting;
 };
 
 // Never destroyed: launches may come from static destructors and other
@@ -869,31 +884,20 @@ cudaError_t launchChecked(Module *m, int device, const void *stub, dim3 grid,
 using namespace mycc;
 using namespace mycc::rt;
 
-extern "C" void __mycc_register_module(const struct __mycc_module_desc *desc) {
-  if (!desc) {
-    emit("mycc: error: a module registered itself without a descriptor");
-    return;
-  }
-  if (desc->abi_version != MYCC_ABI_VERSION) {
-    emit("mycc: error: a module was built for runtime interface version " +
-         std::to_string(desc->abi_version) + ", this runtime implements " +
-         std::to_string(MYCC_ABI_VERSION) +
-         "; rebuild it with the matching mycc (its kernels will not launch)");
-    return;
-  }
-  std::string name = desc->source_name && *desc->source_name
-                         ? desc->source_name
-                         : "<unnamed module>";
-  if ((desc->num_kernels && !desc->kernels) ||
-      (desc->num_vars && !desc->vars)) {
-    emit("mycc: error: module " + name +
-         " has a malformed descriptor; its kernels will not launch");
-    return;
-  }
+namespace {
+
+std::string unitName(const __mycc_module_desc *desc) {
+  return desc->source_name && *desc->source_name ? desc->source_name
+                                                 : "<unnamed module>";
+}
+
+// Registers one fat binary and the kernels and variables of `units` with the
+// CUDA runtime.
+void registerModule(const std::string &name, const void *fatbinWrapper,
+                    const std::vector<const __mycc_module_desc *> &units) {
   std::string error;
   std::size_t size = 0;
-  const uint8_t *container =
-      wrapperContainer(desc->fatbin_wrapper, size, error);
+  const uint8_t *container = wrapperContainer(fatbinWrapper, size, error);
   if (!container) {
     emit("mycc: error: module " + name + ": " + error +
          "; its kernels will not launch");
@@ -906,8 +910,7 @@ extern "C" void __mycc_register_module(const struct __mycc_module_desc *desc) {
   m->containerSize = size;
   m->basis = container;
   m->basisSize = size;
-  const auto *wrapper =
-      static_cast<const FatbinWrapper *>(desc->fatbin_wrapper);
+  const auto *wrapper = static_cast<const FatbinWrapper *>(fatbinWrapper);
   // A version-1 wrapper is {magic, 1, data, NULL}; a version-2 one keeps its
   // fourth field.
   m->wrapper = FatbinWrapper{kWrapperMagic, wrapper->version, wrapper->data,
@@ -945,29 +948,32 @@ extern "C" void __mycc_register_module(const struct __mycc_module_desc *desc) {
     emit("mycc: error: the CUDA runtime refused the fat binary of " + name);
     return;
   }
-  for (unsigned i = 0; i < desc->num_kernels; ++i) {
-    const __mycc_kernel_entry &k = desc->kernels[i];
-    if (!k.stub || !k.device_name) {
-      emit("mycc: error: module " + name + " has a malformed kernel entry " +
-           std::to_string(i) + "; skipped");
-      continue;
+  for (const __mycc_module_desc *desc : units) {
+    for (unsigned i = 0; i < desc->num_kernels; ++i) {
+      const __mycc_kernel_entry &k = desc->kernels[i];
+      if (!k.stub || !k.device_name) {
+        emit("mycc: error: module " + unitName(desc) +
+             " has a malformed kernel entry " + std::to_string(i) +
+             "; skipped");
+        continue;
+      }
+      __cudaRegisterFunction(m->handle, static_cast<const char *>(k.stub),
+                             const_cast<char *>(k.device_name), k.device_name,
+                             -1, nullptr, nullptr, nullptr, nullptr, nullptr);
+      m->stubs.push_back(k.stub);
     }
-    __cudaRegisterFunction(m->handle, static_cast<const char *>(k.stub),
-                           const_cast<char *>(k.device_name), k.device_name,
-                           -1, nullptr, nullptr, nullptr, nullptr, nullptr);
-    m->stubs.push_back(k.stub);
-  }
-  for (unsigned i = 0; i < desc->num_vars; ++i) {
-    const __mycc_var_entry &v = desc->vars[i];
-    if (!v.shadow || !v.device_name) {
-      emit("mycc: error: module " + name +
-           " has a malformed variable entry " + std::to_string(i) +
-           "; skipped");
-      continue;
+    for (unsigned i = 0; i < desc->num_vars; ++i) {
+      const __mycc_var_entry &v = desc->vars[i];
+      if (!v.shadow || !v.device_name) {
+        emit("mycc: error: module " + unitName(desc) +
+             " has a malformed variable entry " + std::to_string(i) +
+             "; skipped");
+        continue;
+      }
+      __cudaRegisterVar(m->handle, static_cast<char *>(v.shadow),
+                        const_cast<char *>(v.device_name), v.device_name, 0,
+                        static_cast<size_t>(v.size), v.is_constant ? 1 : 0, 0);
     }
-    __cudaRegisterVar(m->handle, static_cast<char *>(v.shadow),
-                      const_cast<char *>(v.device_name), v.device_name, 0,
-                      static_cast<size_t>(v.size), v.is_constant ? 1 : 0, 0);
   }
   __cudaRegisterFatBinaryEnd(m->handle);
 
@@ -981,6 +987,106 @@ extern "C" void __mycc_register_module(const struct __mycc_module_desc *desc) {
   __cxa_atexit(unregisterModule, m, &__dso_handle);
 }
 
+// Registers the units of `image` that have arrived (all of them, unless a
+// launch could not wait). Called without the registry's lock.
+void registerLinkedGroup(const __mycc_linked_image *image,
+                         std::vector<const __mycc_module_desc *> units) {
+  std::string name = image->name && *image->name ? image->name
+                                                 : "<device link>";
+  registerModule(name, image->fatbin_wrapper, units);
+}
+
+void registerLinkedUnit(const __mycc_module_desc *desc) {
+  const __mycc_linked_image *image = desc->linked;
+  if (image->abi_version != MYCC_ABI_VERSION) {
+    emit("mycc: error: the device link of " + unitName(desc) +
+         " was made for runtime interface version " +
+         std::to_string(image->abi_version) + ", this runtime implements " +
+         std::to_string(MYCC_ABI_VERSION) + "; rebuild it with the matching mycc");
+    return;
+  }
+  std::vector<const __mycc_module_desc *> ready;
+  {
+    Registry &r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    LinkedGroup &group = r.linked[image];
+    if (group.registered) {
+      emit("mycc: error: " + unitName(desc) +
+           " registered after its device link was complete (the device link "
+           "holds " + std::to_string(image->num_units) +
+           " units); its kernels will not launch");
+      return;
+    }
+    group.units.push_back(desc);
+    if (group.units.size() < image->num_units) {
+      for (unsigned i = 0; i < desc->num_kernels; ++i)
+        if (desc->kernels[i].stub) r.waiting[desc->kernels[i].stub] = image;
+      return;
+    }
+    group.registered = true;
+    ready.swap(group.units);
+    for (const __mycc_module_desc *unit : ready)
+      for (unsigned i = 0; i < unit->num_kernels; ++i)
+        r.waiting.erase(unit->kernels[i].stub);
+  }
+  registerLinkedGroup(image, std::move(ready));
+}
+
+// A launch of a kernel whose device link still waits for units: registers
+// the units that are there. Returns whether it registered anything.
+bool registerWaitingGroupOf(const void *stub) {
+  const __mycc_linked_image *image = nullptr;
+  std::vector<const __mycc_module_desc *> ready;
+  {
+    Registry &r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    auto it = r.waiting.find(stub);
+    if (it == r.waiting.end()) return false;
+    image = it->second;
+    LinkedGroup &group = r.linked[image];
+    group.registered = true;
+    ready.swap(group.units);
+    for (const __mycc_module_desc *unit : ready)
+      for (unsigned i = 0; i < unit->num_kernels; ++i)
+        r.waiting.erase(unit->kernels[i].stub);
+  }
+  if (logSelect())
+    emit("mycc: select: device link " + std::string(image->name ? image->name : "") +
+         ": " + std::to_string(ready.size()) + " of its " +
+         std::to_string(image->num_units) +
+         " units are in the program; registered at the first launch");
+  registerLinkedGroup(image, std::move(ready));
+  return true;
+}
+
+} // namespace
+
+extern "C" void __mycc_register_module(const struct __mycc_module_desc *desc) {
+  if (!desc) {
+    emit("mycc: error: a module registered itself without a descriptor");
+    return;
+  }
+  if (desc->abi_version != MYCC_ABI_VERSION) {
+    emit("mycc: error: a module was built for runtime interface version " +
+         std::to_string(desc->abi_version) + ", this runtime implements " +
+         std::to_string(MYCC_ABI_VERSION) +
+         "; rebuild it with the matching mycc (its kernels will not launch)");
+    return;
+  }
+  std::string name = unitName(desc);
+  if ((desc->num_kernels && !desc->kernels) ||
+      (desc->num_vars && !desc->vars)) {
+    emit("mycc: error: module " + name +
+         " has a malformed descriptor; its kernels will not launch");
+    return;
+  }
+  if (desc->linked) {
+    registerLinkedUnit(desc);
+    return;
+  }
+  registerModule(name, desc->fatbin_wrapper, {desc});
+}
+
 extern "C" int __mycc_launch(const void *stub, void **args) {
   dim3 grid, block;
   size_t shmem = 0;
@@ -991,6 +1097,7 @@ extern "C" int __mycc_launch(const void *stub, void **args) {
     return err;
 
   Module *m = findModule(stub);
+  if (!m && registerWaitingGroupOf(stub)) m = findModule(stub);
   if (m) {
     uint64_t done = m->done.load(std::memory_order_acquire);
     // One device, already handled: no CUDA call beyond the launch.

@@ -3,7 +3,7 @@
    runtime/ implements it, so both always agree. Plain C, no includes. */
 #ifndef MYCC_ABI_H
 #define MYCC_ABI_H
-#define MYCC_ABI_VERSION 1
+#define MYCC_ABI_VERSION 2
 struct __mycc_kernel_entry {
   const void *stub;        /* host stub: the kernel's identity on the host */
   const char *device_name; /* mangled device-side symbol */
@@ -14,14 +14,27 @@ struct __mycc_var_entry {
   unsigned long long size;
   int is_constant;         /* 1 for __constant__ */
 };
+/* Defined by a device link (-dlink) for each unit of relocatable device code
+   it linked: the one fat binary of all of them. */
+struct __mycc_linked_image {
+  unsigned abi_version;       /* MYCC_ABI_VERSION */
+  const void *fatbin_wrapper; /* the device-linked fat binary */
+  unsigned num_units;         /* units whose device code it holds */
+  const char *name;           /* for messages */
+};
 struct __mycc_module_desc {
   unsigned abi_version;    /* MYCC_ABI_VERSION */
-  const void *fatbin_wrapper; /* __fatBinC_Wrapper_t in .nvFatBinSegment */
+  /* Whole-program unit: its own fat binary (__fatBinC_Wrapper_t in
+     .nvFatBinSegment); null for a unit of relocatable device code. */
+  const void *fatbin_wrapper;
   const struct __mycc_kernel_entry *kernels;
   unsigned num_kernels;
   const struct __mycc_var_entry *vars;
   unsigned num_vars;
   const char *source_name; /* the .cu file, for messages */
+  /* Relocatable device code: the device link's image, shared by every unit
+     it linked; null for a whole-program unit. */
+  const struct __mycc_linked_image *linked;
 };
 #ifdef __cplusplus
 extern "C" {

@@ -165,6 +165,7 @@ void addCommonDriverArgs(const SourceOptions &o, std::vector<std::string> &a) {
   if (o.noWarnings) a.push_back("-w");
   if (o.warningsAsErrors) a.push_back("-Werror");
   if (o.errorLimit) a.push_back("-ferror-limit=" + std::to_string(o.errorLimit));
+  if (!o.cuid.empty()) a.push_back("-cuid=" + o.cuid);
 }
 
 // Runs Clang's driver on `driverArgs` and returns the arguments of its first
@@ -245,7 +246,11 @@ bool Invocations::hostCompile(const SourceOptions &o, const std::string &input,
   if (o.errorLimit) a.push_back("-ferror-limit=" + std::to_string(o.errorLimit));
   addHostArgs(o, a);
   a.push_back(input);
-  return cc1FromDriver(a, cc1, error);
+  if (!cc1FromDriver(a, cc1, error)) return false;
+  // Clang's driver passes -cuid on only to jobs it builds from a .cu; the
+  // lowering needs it to name the unit's externalized device symbols.
+  if (!o.cuid.empty()) cc1.push_back("-cuid=" + o.cuid);
+  return true;
 }
 
 bool Invocations::device(const SourceOptions &o, const std::string &input,
@@ -263,6 +268,7 @@ bool Invocations::device(const SourceOptions &o, const std::string &input,
   // Device code is optimised by default, as with nvcc; mycc runs the LLVM
   // pipeline itself, so the front end only needs to produce optimisable IR.
   a.push_back("-O3");
+  if (o.rdc) a.push_back("-fgpu-rdc");
   if (o.deviceLineInfo) a.push_back("-gline-tables-only");
   a.push_back(input);
   if (!cc1FromDriver(a, cc1, error)) return false;

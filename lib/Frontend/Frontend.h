@@ -37,6 +37,13 @@ struct SourceOptions {
   // .cu on the host (preprocessing) and the device side; empty for none.
   std::string prelude;
   unsigned errorLimit = 0; // -Xcudafe --error_limit=N: -ferror-limit=N; 0: default
+  // -rdc=true: the device side compiles with -fgpu-rdc. `cuid` names the
+  // unit (Clang's -cuid) on both sides: Clang appends its hash to the device
+  // symbols of internal kernels and variables, so that two units' `static`
+  // kernels stay apart after the device link, and the host side must name
+  // them the same way (ASTContext::getCUIDHash).
+  bool rdc = false;
+  std::string cuid;
 };
 
 // cc1 arguments (without "-cc1") for each job mycc runs in-process. Each

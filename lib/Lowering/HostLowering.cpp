@@ -44,7 +44,9 @@ std::string abiPrelude() {
 }
 
 struct KernelEntry {
-  std::string symbol; // mangled; the same on host and device
+  std::string symbol;     // mangled: the host stub's symbol
+  std::string deviceName; // the device symbol: the same, except for internal
+                          // kernels under -rdc (Clang's externalized name)
 };
 
 struct VarEntry {
@@ -55,8 +57,8 @@ struct VarEntry {
 
 class Lowerer : public RecursiveASTVisitor<Lowerer> {
 public:
-  Lowerer(ASTContext &ctx, Rewriter &rw)
-      : ctx(ctx), sm(ctx.getSourceManager()), rw(rw),
+  Lowerer(ASTContext &ctx, Rewriter &rw, const LoweringOptions &options)
+      : ctx(ctx), sm(ctx.getSourceManager()), rw(rw), options(options),
         mangler(ctx.createMangleContext()) {}
 
   bool shouldVisitTemplateInstantiations() const { return false; }
@@ -79,17 +81,20 @@ public:
         isa<VarTemplateSpecializationDecl>(vd) ||
         sm.isInSystemHeader(vd->getLocation()))
       return true;
-    // Declarations without a definition here stay device declarations: in
-    // whole-program mode there is nothing to register for them.
+    // Declarations without a definition here stay device declarations in
+    // whole-program mode: there is nothing to register for them. With
+    // relocatable device code they declare the shadow another unit defines.
     const VarDecl *def = vd->getDefinition();
-    if (!def) return true;
+    if (!def && !options.rdc) return true;
     for (Attr *a : vd->attrs())
       if ((isa<CUDADeviceAttr>(a) || isa<CUDAConstantAttr>(a)) &&
           !a->isImplicit())
         replaceAttr(a, "");
-    // A shadow is private to its unit, as with nvcc: two units may each define
-    // a device variable of the same name.
-    if (vd->isFirstDecl() && vd->getStorageClass() == SC_None &&
+    if (!def) return true;
+    // In whole-program mode a shadow is private to its unit, as with nvcc:
+    // two units may each define a device variable of the same name. With
+    // relocatable device code it keeps its linkage, like the variable.
+    if (!options.rdc && vd->isFirstDecl() && vd->getStorageClass() == SC_None &&
         !vd->isExternC() && inMainFile(vd->getBeginLoc()))
       rw.InsertTextBefore(vd->getBeginLoc(), "static ");
     if (vd == def) {
@@ -97,6 +102,14 @@ public:
       e.hostExpr = qualifiedName(vd);
       e.deviceName = mangledName(GlobalDecl(vd));
       e.isConstant = vd->hasAttr<CUDAConstantAttr>();
+      if (options.rdc && !ctx.getLangOpts().CUID.empty()) {
+        // An internal variable is visible to the device link (and to the
+        // CUDA runtime) only if Clang externalized it, under a name of its
+        // own; one it did not externalize cannot be reached from the host.
+        bool internal = !vd->isExternallyVisible();
+        if (internal && !ctx.shouldExternalize(vd)) return true;
+        if (internal) e.deviceName += externalizedPostfix(vd);
+      }
       vars.push_back(std::move(e));
     }
     return true;
@@ -128,8 +141,13 @@ public:
     std::string out;
     llvm::raw_string_ostream os(out);
     os << "\n// mycc: registration table\n";
-    os << "extern \"C\" const char " << kFatbinWrapperSymbol
-       << "[] __attribute__((visibility(\"hidden\")));\n";
+    std::string linked = kLinkedImagePrefix + options.unitId;
+    if (options.rdc)
+      os << "extern \"C\" const struct __mycc_linked_image " << linked
+         << " __attribute__((visibility(\"hidden\")));\n";
+    else
+      os << "extern \"C\" const char " << kFatbinWrapperSymbol
+         << "[] __attribute__((visibility(\"hidden\")));\n";
     // Kernels are referenced by their symbol: template specialisations on
     // lambda or local types have no spelling, but they have a mangled name.
     for (size_t i = 0; i < kernels.size(); ++i)
@@ -138,7 +156,7 @@ public:
     os << "static const struct __mycc_kernel_entry __mycc_kernels[] = {\n";
     for (size_t i = 0; i < kernels.size(); ++i)
       os << "  {(const void *)&__mycc_kernel_" << i << ", \""
-         << kernels[i].symbol << "\"},\n";
+         << kernels[i].deviceName << "\"},\n";
     os << "  {0, 0}\n};\n";
     os << "static const struct __mycc_var_entry __mycc_vars[] = {\n";
     for (const auto &v : vars)
@@ -147,11 +165,12 @@ public:
          << "},\n";
     os << "  {0, 0, 0, 0}\n};\n";
     os << "static const struct __mycc_module_desc __mycc_module = {"
-       << MYCC_ABI_VERSION << ", " << kFatbinWrapperSymbol
+       << MYCC_ABI_VERSION << ", "
+       << (options.rdc ? std::string("0") : kFatbinWrapperSymbol)
        << ", __mycc_kernels, " << kernels.size() << ", __mycc_vars, "
        << vars.size() << ", \"";
     os.write_escaped(sourceName);
-    os << "\"};\n";
+    os << "\", " << (options.rdc ? "&" + linked : std::string("0")) << "};\n";
     os << "__attribute__((constructor)) static void __mycc_register(void) {\n"
           "  __mycc_register_module(&__mycc_module);\n}\n";
     return out;
@@ -278,7 +297,22 @@ private:
   void addKernel(FunctionDecl *fd) {
     std::string symbol =
         mangledName(GlobalDecl(fd, KernelReferenceKind::Kernel));
-    if (seenKernels.insert(symbol).second) kernels.push_back({symbol});
+    std::string deviceName = symbol;
+    // Clang externalizes internal kernels under -fgpu-rdc (always, unlike
+    // variables), appending the unit's hash.
+    if (options.rdc && !ctx.getLangOpts().CUID.empty() &&
+        ctx.shouldExternalize(fd))
+      deviceName += externalizedPostfix(fd);
+    if (seenKernels.insert(symbol).second)
+      kernels.push_back({symbol, deviceName});
+  }
+
+  // What Clang's device CodeGen appends to an externalized internal symbol
+  // under -fgpu-rdc (CodeGenModule::printPostfixForExternalizedDecl, CUDA
+  // spelling: ptxas allows no '.').
+  std::string externalizedPostfix(const Decl *d) const {
+    return std::string(isa<VarDecl>(d) ? "__static__" : "__intern__") +
+           ctx.getCUIDHash().str();
   }
 
   std::string mangledName(GlobalDecl gd) {
@@ -304,6 +338,7 @@ private:
   ASTContext &ctx;
   SourceManager &sm;
   Rewriter &rw;
+  const LoweringOptions &options;
   std::unique_ptr<MangleContext> mangler;
   std::vector<KernelEntry> kernels;
   std::set<std::string> seenKernels;
@@ -316,13 +351,13 @@ private:
 class LoweringConsumer : public ASTConsumer {
 public:
   LoweringConsumer(CompilerInstance &ci, const std::string &sourceName,
-                   LoweredUnit &out)
-      : ci(ci), sourceName(sourceName), out(out) {}
+                   const LoweringOptions &options, LoweredUnit &out)
+      : ci(ci), sourceName(sourceName), options(options), out(out) {}
 
   void HandleTranslationUnit(ASTContext &ctx) override {
     if (ci.getDiagnostics().hasErrorOccurred()) return;
     Rewriter rw(ctx.getSourceManager(), ctx.getLangOpts());
-    Lowerer lowerer(ctx, rw);
+    Lowerer lowerer(ctx, rw, options);
     lowerer.TraverseDecl(ctx.getTranslationUnitDecl());
     lowerer.collectSpecializations();
     if (lowerer.failed()) return;
@@ -340,19 +375,22 @@ public:
 private:
   CompilerInstance &ci;
   const std::string &sourceName;
+  const LoweringOptions &options;
   LoweredUnit &out;
 };
 
 class LoweringAction : public ASTFrontendAction {
 public:
-  LoweringAction(const std::string &sourceName, LoweredUnit &out,
-                 SharedInitRecovery *recovery)
-      : sourceName(sourceName), out(out), recovery(recovery) {}
+  LoweringAction(const std::string &sourceName, const LoweringOptions &options,
+                 LoweredUnit &out, SharedInitRecovery *recovery)
+      : sourceName(sourceName), options(options), out(out),
+        recovery(recovery) {}
 
 protected:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci,
                                                  llvm::StringRef) override {
-    auto lowering = std::make_unique<LoweringConsumer>(ci, sourceName, out);
+    auto lowering =
+        std::make_unique<LoweringConsumer>(ci, sourceName, options, out);
     if (!recovery) return lowering;
     std::vector<std::unique_ptr<ASTConsumer>> consumers;
     consumers.push_back(recovery->createConsumer(ci, /*warn=*/false));
@@ -362,6 +400,7 @@ protected:
 
 private:
   const std::string &sourceName;
+  const LoweringOptions &options;
   LoweredUnit &out;
   SharedInitRecovery *recovery;
 };
@@ -369,10 +408,11 @@ private:
 } // namespace
 
 bool lowerHostUnit(clang::CompilerInstance &instance,
-                   const std::string &sourceName, LoweredUnit &out) {
+                   const std::string &sourceName,
+                   const LoweringOptions &options, LoweredUnit &out) {
   SharedInitRecovery recovery;
   recovery.watch(instance);
-  LoweringAction action(sourceName, out, &recovery);
+  LoweringAction action(sourceName, options, out, &recovery);
   bool ok = instance.ExecuteAction(action);
   std::vector<frontend::InMemoryFile> rewritten;
   if (!recovery.finish(rewritten))
@@ -390,9 +430,36 @@ bool lowerHostUnit(clang::CompilerInstance &instance,
   retry.createDiagnostics(instance.getDiagnostics().getClient(),
                           /*ShouldOwnClient=*/false);
   out = LoweredUnit();
-  LoweringAction again(sourceName, out, nullptr);
+  LoweringAction again(sourceName, options, out, nullptr);
   ok = retry.ExecuteAction(again);
   return ok && !retry.getDiagnostics().hasErrorOccurred() && !out.text.empty();
+}
+
+std::string deviceLinkUnit(const std::vector<std::string> &unitIds,
+                           const std::string &name) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  os << abiPrelude() << "\n// mycc: device link\n";
+  os << "extern \"C\" {\n";
+  os << "extern const char " << kFatbinWrapperSymbol
+     << "[] __attribute__((visibility(\"hidden\")));\n";
+  if (!unitIds.empty()) {
+    std::string first = kLinkedImagePrefix + unitIds.front();
+    os << "__attribute__((visibility(\"hidden\"))) extern const struct "
+          "__mycc_linked_image "
+       << first << ";\n";
+    os << "const struct __mycc_linked_image " << first << " = {"
+       << MYCC_ABI_VERSION << ", " << kFatbinWrapperSymbol << ", "
+       << unitIds.size() << ", \"";
+    os.write_escaped(name);
+    os << "\"};\n";
+    for (size_t i = 1; i < unitIds.size(); ++i)
+      os << "extern const struct __mycc_linked_image " << kLinkedImagePrefix
+         << unitIds[i] << " __attribute__((alias(\"" << first
+         << "\"), visibility(\"hidden\")));\n";
+  }
+  os << "}\n";
+  return out;
 }
 
 } // namespace mycc::lowering

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace clang {
 class CompilerInstance;
@@ -30,11 +31,36 @@ struct LoweredUnit {
 // CUDA invocation) and rewrites it. `sourceName` is the original .cu, used in
 // runtime messages. Diagnostics go through the instance; returns false when
 // the unit has errors.
+struct LoweringOptions {
+  // Relocatable device code (-rdc=true): shadows of device variables keep
+  // their linkage (another unit may declare them extern), `extern`
+  // declarations become host declarations, and the table names the device
+  // link's image (kLinkedImagePrefix + unitId) instead of an own fat binary.
+  // `unitId` is the unit's Clang -cuid, which must be set on `instance`.
+  bool rdc = false;
+  std::string unitId;
+};
+
 bool lowerHostUnit(clang::CompilerInstance &instance,
-                   const std::string &sourceName, LoweredUnit &out);
+                   const std::string &sourceName,
+                   const LoweringOptions &options, LoweredUnit &out);
 
 // The name of the symbol the rewritten unit expects the host object to define:
 // the fat binary wrapper (__fatBinC_Wrapper_t).
 constexpr const char *kFatbinWrapperSymbol = "__mycc_fatbin_wrapper";
+
+// With -rdc=true, the symbol (prefix + unit id) of the device link's image
+// (struct __mycc_linked_image) the unit's table refers to. The device link
+// defines one per unit it linked; a unit linked without it fails to link with
+// this name undefined.
+constexpr const char *kLinkedImagePrefix = "__mycc_device_link_of_unit_";
+
+// The host unit of a device link: one struct __mycc_linked_image naming the
+// linked fat binary (kFatbinWrapperSymbol, defined by the host object) and
+// the number of units, under the link symbol of each unit in `unitIds`
+// (aliases of one object: the runtime groups the units by its address).
+// `name` says what was linked, for the runtime's messages.
+std::string deviceLinkUnit(const std::vector<std::string> &unitIds,
+                           const std::string &name);
 
 } // namespace mycc::lowering

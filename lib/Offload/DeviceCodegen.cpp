@@ -9,6 +9,12 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/MultiplexConsumer.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/CallingConv.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Transforms/IPO/Internalize.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
@@ -19,6 +25,8 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
+
+#include <map>
 
 namespace mycc::offload {
 namespace {
@@ -104,19 +112,9 @@ private:
   lowering::SharedInitRecovery &recovery;
 };
 
-} // namespace
-
-bool compileDeviceToPtx(const std::vector<std::string> &cc1,
-                        const DeviceCodegenOptions &options, std::string &ptx,
-                        std::string &error, llvm::raw_ostream *diagnostics) {
-  auto ci = frontend::createCompilerInstance(cc1, {}, error, diagnostics);
-  if (!ci) return false;
-  // The front end stops at unoptimised IR; the pipeline below is ours.
-  ci->getCodeGenOpts().DisableLLVMPasses = true;
-
-  llvm::LLVMContext context;
-  // LLVM's optimisation remarks and advisory warnings ("loop not unrolled")
-  // are not the user's concern, as with nvcc; errors still surface.
+// LLVM's optimisation remarks and advisory warnings ("loop not unrolled")
+// are not the user's concern, as with nvcc; errors still surface.
+void reportErrorsOnly(llvm::LLVMContext &context) {
   context.setDiagnosticHandlerCallBack(
       [](const llvm::DiagnosticInfo *info, void *) {
         if (info->getSeverity() != llvm::DS_Error) return;
@@ -125,6 +123,18 @@ bool compileDeviceToPtx(const std::vector<std::string> &cc1,
         info->print(printer);
         llvm::errs() << "\n";
       });
+}
+
+// The front end: the .cu to unoptimised device IR, with the GPU it targets.
+std::unique_ptr<llvm::Module> runFrontEnd(const std::vector<std::string> &cc1,
+                                          llvm::LLVMContext &context,
+                                          DeviceTarget &target,
+                                          std::string &error,
+                                          llvm::raw_ostream *diagnostics) {
+  auto ci = frontend::createCompilerInstance(cc1, {}, error, diagnostics);
+  if (!ci) return nullptr;
+  // The front end stops at unoptimised IR; the pipeline is ours.
+  ci->getCodeGenOpts().DisableLLVMPasses = true;
   lowering::SharedInitRecovery recovery;
   recovery.watch(*ci);
   auto sema = std::make_unique<DeviceSema>();
@@ -135,11 +145,11 @@ bool compileDeviceToPtx(const std::vector<std::string> &cc1,
   if (recovery.finish(rewritten)) {
     if (recovery.failed()) { // nvcc's warning, made an error
       error.clear();
-      return false;
+      return nullptr;
     }
     action.reset();
     ci = frontend::createCompilerInstance(cc1, rewritten, error, diagnostics);
-    if (!ci) return false;
+    if (!ci) return nullptr;
     ci->getCodeGenOpts().DisableLLVMPasses = true;
     sema = std::make_unique<DeviceSema>();
     action = std::make_unique<DeviceAction>(&context, *sema, recovery);
@@ -147,75 +157,246 @@ bool compileDeviceToPtx(const std::vector<std::string> &cc1,
   }
   if (!ok || ci->getDiagnostics().hasErrorOccurred()) {
     error.clear(); // the diagnostics say why
-    return false;
+    return nullptr;
   }
   std::unique_ptr<llvm::Module> module = action->takeModule();
   if (!module) {
     error = "device compilation produced no module";
-    return false;
+    return nullptr;
   }
   sema->finishModule(*module);
+  target.cpu = ci->getTargetOpts().CPU;
+  target.features = llvm::join(ci->getTargetOpts().Features, ",");
+  return module;
+}
 
-  const auto &targetOpts = ci->getTargetOpts();
+std::unique_ptr<llvm::TargetMachine>
+createMachine(llvm::Module &module, const DeviceTarget &target,
+              unsigned optLevel, std::string &error) {
   std::string lookupError;
-  const llvm::Target *target =
-      llvm::TargetRegistry::lookupTarget(module->getTargetTriple(), lookupError);
-  if (!target) {
+  const llvm::Target *nvptx =
+      llvm::TargetRegistry::lookupTarget(module.getTargetTriple(), lookupError);
+  if (!nvptx) {
     error = "NVPTX target unavailable: " + lookupError;
-    return false;
+    return nullptr;
   }
   llvm::TargetOptions machineOpts;
   // nvcc contracts a*b+c into fma by default (--fmad=true).
   machineOpts.AllowFPOpFusion = llvm::FPOpFusion::Fast;
-  std::string features = llvm::join(targetOpts.Features, ",");
-  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      module->getTargetTriple(), targetOpts.CPU, features, machineOpts,
-      llvm::Reloc::Static, std::nullopt, codegenLevel(options.optLevel)));
-  module->setDataLayout(machine->createDataLayout());
+  std::unique_ptr<llvm::TargetMachine> machine(nvptx->createTargetMachine(
+      module.getTargetTriple(), target.cpu, target.features, machineOpts,
+      llvm::Reloc::Static, std::nullopt, codegenLevel(optLevel)));
+  module.setDataLayout(machine->createDataLayout());
+  return machine;
+}
 
-  {
-    llvm::LoopAnalysisManager lam;
-    llvm::FunctionAnalysisManager fam;
-    llvm::CGSCCAnalysisManager cgam;
-    llvm::ModuleAnalysisManager mam;
-    llvm::PipelineTuningOptions tuning;
-    tuning.LoopVectorization = options.optLevel > 1;
-    tuning.SLPVectorization = options.optLevel > 1;
-    // The NVPTX target adds its own passes (NVVMReflect for libdevice, address
-    // space inference) through the pass builder callbacks.
-    llvm::PassBuilder builder(machine.get(), tuning);
-    // Kernel parameters passed by value: read in place or copied wide.
-    registerKernelParamsPass(builder, *machine);
-    builder.registerModuleAnalyses(mam);
-    builder.registerCGSCCAnalyses(cgam);
-    builder.registerFunctionAnalyses(fam);
-    builder.registerLoopAnalyses(lam);
-    builder.crossRegisterProxies(lam, fam, cgam, mam);
-    llvm::ModulePassManager pipeline =
-        options.optLevel == 0
-            ? builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
-            : builder.buildPerModuleDefaultPipeline(passLevel(options.optLevel));
-    pipeline.run(*module, mam);
-  }
-  if (llvm::verifyModule(*module, &llvm::errs())) {
+// Which of LLVM's pipelines: one unit's whole program; a unit of relocatable
+// device code before the device link (LLVM's full-LTO pre-link pipeline); the
+// linked program (LLVM's full-LTO pipeline).
+enum class Stage { WholeProgram, PreLink, LinkTime };
+
+bool optimize(llvm::Module &module, llvm::TargetMachine &machine,
+              unsigned optLevel, Stage stage, std::string &error) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = optLevel > 1;
+  tuning.SLPVectorization = optLevel > 1;
+  // The NVPTX target adds its own passes (NVVMReflect for libdevice, address
+  // space inference) through the pass builder callbacks.
+  llvm::PassBuilder builder(&machine, tuning);
+  // Kernel parameters passed by value: read in place or copied wide. The
+  // pass runs at the end of the whole-program and pre-link pipelines.
+  registerKernelParamsPass(builder, machine);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::OptimizationLevel level = passLevel(optLevel);
+  llvm::ModulePassManager pipeline;
+  if (optLevel == 0)
+    pipeline = builder.buildO0DefaultPipeline(level, stage == Stage::PreLink
+                                                         ? llvm::ThinOrFullLTOPhase::FullLTOPreLink
+                                                         : llvm::ThinOrFullLTOPhase::None);
+  else if (stage == Stage::PreLink)
+    pipeline = builder.buildLTOPreLinkDefaultPipeline(level);
+  else if (stage == Stage::LinkTime)
+    pipeline = builder.buildLTODefaultPipeline(level, nullptr);
+  else
+    pipeline = builder.buildPerModuleDefaultPipeline(level);
+  pipeline.run(module, mam);
+  if (llvm::verifyModule(module, &llvm::errs())) {
     error = "internal error: invalid device IR after optimisation";
     return false;
   }
+  return true;
+}
 
+bool emitPtx(llvm::Module &module, llvm::TargetMachine &machine,
+             const DeviceTarget &target, const DeviceCodegenOptions &options,
+             std::string &ptx, std::string &error) {
   {
     llvm::raw_string_ostream out(ptx);
     llvm::buffer_ostream buffered(out);
     llvm::legacy::PassManager codegen;
-    if (machine->addPassesToEmitFile(codegen, buffered, nullptr,
-                                     llvm::CodeGenFileType::AssemblyFile)) {
+    if (machine.addPassesToEmitFile(codegen, buffered, nullptr,
+                                    llvm::CodeGenFileType::AssemblyFile)) {
       error = "NVPTX backend cannot emit PTX";
       return false;
     }
-    codegen.run(*module);
+    codegen.run(module);
   }
-  if (!options.ptxTarget.empty() && options.ptxTarget != targetOpts.CPU)
-    return renamePtxTarget(ptx, targetOpts.CPU, options.ptxTarget, error);
+  if (!options.ptxTarget.empty() && options.ptxTarget != target.cpu)
+    return renamePtxTarget(ptx, target.cpu, options.ptxTarget, error);
   return true;
+}
+
+// Device functions and variables a linked program uses but no unit defines.
+// The PTX the CUDA driver and ptxas resolve themselves (printf, malloc,
+// free, assert) is not among them.
+std::vector<std::string> undefinedSymbols(const llvm::Module &module) {
+  static const char *const provided[] = {"vprintf", "malloc", "free",
+                                         "__assertfail"};
+  std::vector<std::string> names;
+  auto check = [&](const llvm::GlobalValue &gv) {
+    if (!gv.isDeclaration() || gv.use_empty()) return;
+    llvm::StringRef name = gv.getName();
+    if (name.starts_with("llvm.")) return;
+    for (const char *p : provided)
+      if (name == p) return;
+    names.push_back(name.str());
+  };
+  for (const llvm::Function &f : module)
+    if (!f.isIntrinsic()) check(f);
+  for (const llvm::GlobalVariable &v : module.globals()) check(v);
+  return names;
+}
+
+} // namespace
+
+bool compileDeviceToPtx(const std::vector<std::string> &cc1,
+                        const DeviceCodegenOptions &options, std::string &ptx,
+                        std::string &error, llvm::raw_ostream *diagnostics) {
+  llvm::LLVMContext context;
+  reportErrorsOnly(context);
+  DeviceTarget target;
+  auto module = runFrontEnd(cc1, context, target, error, diagnostics);
+  if (!module) return false;
+  auto machine = createMachine(*module, target, options.optLevel, error);
+  return machine &&
+         optimize(*module, *machine, options.optLevel, Stage::WholeProgram,
+                  error) &&
+         emitPtx(*module, *machine, target, options, ptx, error);
+}
+
+bool compileDeviceToBitcode(const std::vector<std::string> &cc1,
+                            const DeviceCodegenOptions &options,
+                            RelocatableDeviceCode &out, std::string &error,
+                            llvm::raw_ostream *diagnostics) {
+  llvm::LLVMContext context;
+  reportErrorsOnly(context);
+  auto module = runFrontEnd(cc1, context, out.target, error, diagnostics);
+  if (!module) return false;
+  auto machine = createMachine(*module, out.target, options.optLevel, error);
+  if (!machine ||
+      !optimize(*module, *machine, options.optLevel, Stage::PreLink, error))
+    return false;
+  out.bitcode.clear();
+  llvm::raw_string_ostream os(out.bitcode);
+  llvm::WriteBitcodeToFile(*module, os);
+  return true;
+}
+
+bool linkDeviceToPtx(const std::vector<DeviceBitcodeInput> &units,
+                     const DeviceTarget &target,
+                     const DeviceCodegenOptions &options, std::string &ptx,
+                     std::string &error) {
+  llvm::LLVMContext context;
+  reportErrorsOnly(context);
+  std::unique_ptr<llvm::Module> linked;
+  // Which units declare each symbol they do not define, for messages.
+  std::map<std::string, std::vector<std::string>> declaredBy;
+  for (const DeviceBitcodeInput &unit : units) {
+    auto parsed = llvm::parseBitcodeFile(
+        llvm::MemoryBufferRef(unit.bitcode, unit.name), context);
+    if (!parsed) {
+      error = unit.name + ": unreadable device code: " +
+              llvm::toString(parsed.takeError());
+      return false;
+    }
+    std::unique_ptr<llvm::Module> module = std::move(*parsed);
+    for (const llvm::GlobalValue &gv : module->global_values())
+      if (gv.isDeclaration() && !gv.getName().starts_with("llvm."))
+        declaredBy[gv.getName().str()].push_back(unit.source);
+    if (!linked) {
+      linked = std::move(module);
+      continue;
+    }
+    // Two units defining one symbol: the Linker reports it through the
+    // context's handler; the message below says which symbol and where.
+    std::string linkError;
+    context.setDiagnosticHandlerCallBack(
+        [](const llvm::DiagnosticInfo *info, void *text) {
+          if (info->getSeverity() != llvm::DS_Error) return;
+          llvm::raw_string_ostream os(*static_cast<std::string *>(text));
+          llvm::DiagnosticPrinterRawOStream printer(os);
+          info->print(printer);
+        },
+        &linkError);
+    bool failed = llvm::Linker::linkModules(*linked, std::move(module));
+    reportErrorsOnly(context);
+    if (failed) {
+      error = "device link failed" +
+              (linkError.empty() ? std::string() : ": " + linkError) +
+              " (in " + unit.source + ")";
+      return false;
+    }
+  }
+  if (!linked) {
+    error = "internal error: no device code to link";
+    return false;
+  }
+
+  std::vector<std::string> undefined = undefinedSymbols(*linked);
+  if (!undefined.empty()) {
+    const std::string &name = undefined.front();
+    llvm::StringRef n(name);
+    if (n.starts_with("cudaLaunchDevice") ||
+        n.starts_with("cudaGetParameterBuffer") || n.starts_with("cudaCG") ||
+        n.starts_with("cudaDevice") || n.starts_with("cudaStream") ||
+        n.starts_with("cudaGetLastError") || n.starts_with("cudaMalloc"))
+      error = "device code calls the CUDA device runtime (" + name +
+              "): device-side kernel launches and device runtime API calls "
+              "are not supported by mycc yet";
+    else {
+      std::string users;
+      for (const std::string &u : declaredBy[name])
+        users += (users.empty() ? "" : ", ") + u;
+      error = "undefined device symbol '" + llvm::demangle(name) + "'" +
+              (users.empty() ? "" : " (used in " + users + ")") +
+              (undefined.size() > 1
+                   ? " and " + std::to_string(undefined.size() - 1) + " more"
+                   : "");
+    }
+    return false;
+  }
+
+  auto machine = createMachine(*linked, target, options.optLevel, error);
+  if (!machine) return false;
+  // Only what the host reaches stays visible: kernels (launched by name)
+  // and variables (registered by name). Everything else may be inlined
+  // across units and dropped.
+  llvm::internalizeModule(*linked, [](const llvm::GlobalValue &gv) {
+    if (const auto *f = llvm::dyn_cast<llvm::Function>(&gv))
+      return f->getCallingConv() == llvm::CallingConv::PTX_Kernel;
+    return llvm::isa<llvm::GlobalVariable>(gv);
+  });
+  return optimize(*linked, *machine, options.optLevel, Stage::LinkTime,
+                  error) &&
+         emitPtx(*linked, *machine, target, options, ptx, error);
 }
 
 } // namespace mycc::offload

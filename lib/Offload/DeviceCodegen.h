@@ -20,6 +20,19 @@ struct DeviceCodegenOptions {
   std::string ptxTarget;
 };
 
+// The GPU a device compile targets, as the NVPTX backend needs it.
+struct DeviceTarget {
+  std::string cpu;      // "sm_90a"
+  std::string features; // "+ptx88,..."
+};
+
+// One virtual arch of a unit of relocatable device code (-rdc=true): LLVM
+// bitcode after LLVM's pre-link pipeline, linked later by linkDeviceToPtx.
+struct RelocatableDeviceCode {
+  std::string bitcode;
+  DeviceTarget target;
+};
+
 // `cc1` comes from frontend::Invocations::device. Source diagnostics go to
 // `diagnostics` (stderr by default); on failure `error` is empty when they
 // say it all, else it names the internal step that failed.
@@ -27,5 +40,27 @@ bool compileDeviceToPtx(const std::vector<std::string> &cc1,
                         const DeviceCodegenOptions &options, std::string &ptx,
                         std::string &error,
                         llvm::raw_ostream *diagnostics = nullptr);
+
+// -rdc=true: the front end and LLVM's pre-link pipeline; the result goes
+// into the unit's object.
+bool compileDeviceToBitcode(const std::vector<std::string> &cc1,
+                            const DeviceCodegenOptions &options,
+                            RelocatableDeviceCode &out, std::string &error,
+                            llvm::raw_ostream *diagnostics = nullptr);
+
+struct DeviceBitcodeInput {
+  std::string name;   // where it came from, "a.o" or "libx.a(a.o)"
+  std::string source; // the unit's .cu, for messages
+  std::string bitcode;
+};
+
+// The device link of one virtual arch: links the units' bitcode, keeps
+// kernels and variables visible (the host reaches them by name), optimises
+// the whole program with LLVM's link-time pipeline and emits PTX. An
+// undefined device symbol is an error naming it and the units using it.
+bool linkDeviceToPtx(const std::vector<DeviceBitcodeInput> &units,
+                     const DeviceTarget &target,
+                     const DeviceCodegenOptions &options, std::string &ptx,
+                     std::string &error);
 
 } // namespace mycc::offload

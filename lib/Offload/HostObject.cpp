@@ -12,6 +12,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 namespace mycc::offload {
 
@@ -93,8 +94,28 @@ bool embedFatbin(llvm::Module &module, const std::vector<uint8_t> &fatbin,
 
 bool HostUnit::emitObject(const std::vector<uint8_t> &fatbin,
                           const std::string &objectFile, std::string &error) {
+  return embedFatbin(*state->module, fatbin, error) &&
+         writeObject(objectFile, error);
+}
+
+bool HostUnit::emitRelocatableObject(const std::vector<std::string> &images,
+                                     const std::string &objectFile,
+                                     std::string &error) {
+  // One buffer: the offload binaries back to back, as LLVM's readers expect.
+  std::string bytes;
+  for (const std::string &image : images) bytes += image;
+  // Marked SHF_EXCLUDE by LLVM for this section name: the device link reads
+  // it from the objects, and the final link leaves it out.
+  if (!bytes.empty())
+    llvm::embedBufferInModule(
+        *state->module,
+        llvm::MemoryBufferRef(bytes, "mycc relocatable device code"),
+        ".llvm.offloading", llvm::Align(8));
+  return writeObject(objectFile, error);
+}
+
+bool HostUnit::writeObject(const std::string &objectFile, std::string &error) {
   State &s = *state;
-  if (!embedFatbin(*s.module, fatbin, error)) return false;
   clang::CodeGenOptions &codegenOpts = s.instance->getCodeGenOpts();
   codegenOpts.DisableLLVMPasses = false;
 

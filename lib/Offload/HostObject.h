@@ -25,8 +25,16 @@ public:
   bool emitObject(const std::vector<uint8_t> &fatbin,
                   const std::string &objectFile, std::string &error);
 
+  // -rdc=true: embeds the unit's relocatable device code instead (each
+  // element one image in LLVM's offload binary format, DeviceLink.h) and
+  // writes the object.
+  bool emitRelocatableObject(const std::vector<std::string> &images,
+                             const std::string &objectFile,
+                             std::string &error);
+
 private:
   HostUnit();
+  bool writeObject(const std::string &objectFile, std::string &error);
   struct State;
   std::unique_ptr<State> state;
 };

@@ -140,6 +140,15 @@ for name in ${tests[@]+"${tests[@]}"}; do
     done
   done < <(directive "$src" MULTI-FILE)
 
+  # STATIC-LIB: each file compiled with -dc (relocatable device code) into
+  # lib<name>.a, which is linked after the other files.
+  libs=()
+  while IFS= read -r line; do
+    [ -n "$line" ] || continue
+    read -r -a words <<<"$line"
+    libs+=("${words[@]}")
+  done < <(directive "$src" STATIC-LIB)
+
   if [ -n "$prebuilt" ]; then
     if [ ! -x "$bin" ]; then
       echo "FAIL $name (compile) [no prebuilt executable $bin]"
@@ -147,13 +156,34 @@ for name in ${tests[@]+"${tests[@]}"}; do
       continue
     fi
   else
+  : >"$compile_log"
+  rm -f "$bin"
+  if [ ${#libs[@]} -gt 0 ]; then
+    archive="$workdir/lib$name.a"
+    objects=()
+    rm -f "$archive"
+    lib_ok=1
+    for part in "${libs[@]}"; do
+      obj="$workdir/$(basename "$part" .cu).o"
+      printf '$ %q -dc ... %q -o %q\n' "$compiler" "$part" "$obj" >>"$compile_log"
+      "$compiler" ${extra_flags[@]+"${extra_flags[@]}"} -dc "$test_dir/$part" \
+        -o "$obj" >>"$compile_log" 2>&1 || lib_ok=0
+      objects+=("$obj")
+    done
+    [ $lib_ok = 1 ] && ar rcs "$archive" "${objects[@]}" >>"$compile_log" 2>&1 || lib_ok=0
+    if [ $lib_ok != 1 ]; then
+      echo "FAIL $name (compile) [log: $compile_log]"
+      failed=$((failed + 1))
+      continue
+    fi
+    files+=("$archive")
+  fi
   {
     printf '$'
     printf ' %q' "$compiler" ${flags[@]+"${flags[@]}"} ${extra_flags[@]+"${extra_flags[@]}"} \
       "${files[@]}" -o "$bin"
     printf '\n'
-  } >"$compile_log"
-  rm -f "$bin"
+  } >>"$compile_log"
   "$compiler" ${flags[@]+"${flags[@]}"} ${extra_flags[@]+"${extra_flags[@]}"} "${files[@]}" \
     -o "$bin" >>"$compile_log" 2>&1
   rc=$?

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Separate compilation, side by side: mycc -rdc=true (device link = LLVM
+# link + whole-program optimisation) against nvcc -rdc=true (nvlink) and
+# nvcc -rdc=true -dlto (nvcc's link-time optimisation).
+#
+#   bench/rdc/run.sh build-mycc DIR [mycc]   compile main.cu/physics.cu with -dc,
+#                                            time -dlink, link DIR/app.mycc
+#   bench/rdc/run.sh build-nvcc DIR [nvcc]   the same for DIR/app.nvcc and
+#                                            DIR/app.nvcc-dlto
+#   bench/rdc/run.sh run DIR [ROUNDS]        run the programs interleaved (GPU)
+#
+# Device-link times are the median of 5 runs of the -dlink command alone.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+mode=$1 dir=$2
+mkdir -p "$dir"
+arch=${ARCH:-sm_90}
+compute=compute_${arch#sm_}
+
+median_time() { # command... -> median wall seconds of 5 runs (ms resolution)
+  local times=()
+  for _ in 1 2 3 4 5; do
+    local t0 t1
+    t0=$(date +%s%N); "$@" >/dev/null; t1=$(date +%s%N)
+    times+=("$(( (t1 - t0) / 1000000 ))")
+  done
+  printf '%s\n' "${times[@]}" | sort -n | sed -n 3p | awk '{ printf "%.3f", $1 / 1000 }'
+}
+
+# build CC TAG FLAGS...: compiles both units with -dc, times -dlink, links
+# DIR/app.TAG.
+build() {
+  local cc=$1 tag=$2
+  shift 2
+  "$cc" -dc "$@" "$here/main.cu" -o "$dir/m.$tag.o"
+  "$cc" -dc "$@" "$here/physics.cu" -o "$dir/p.$tag.o"
+  local link=(-arch=$arch)
+  [ "$tag" != nvcc-dlto ] || link=(-dlto -arch=$arch)
+  echo "DLINK $tag seconds=$(median_time "$cc" "${link[@]}" -dlink "$dir/m.$tag.o" "$dir/p.$tag.o" -o "$dir/dlink.$tag.o")"
+  "$cc" "${link[@]}" "$dir/m.$tag.o" "$dir/p.$tag.o" -o "$dir/app.$tag"
+}
+
+case $mode in
+build-mycc)
+  build "${3:-mycc}" mycc -arch=$arch
+  ;;
+build-nvcc)
+  build "${3:-nvcc}" nvcc -arch=$arch
+  build "${3:-nvcc}" nvcc-dlto -gencode arch=$compute,code=lto_${arch#sm_}
+  ;;
+run)
+  rounds=${3:-5}
+  for r in $(seq "$rounds"); do
+    for app in app.nvcc app.mycc app.nvcc-dlto; do
+      [ -x "$dir/$app" ] || continue
+      echo "$app $("$dir/$app")"
+    done
+  done
+  ;;
+*)
+  echo "usage: $0 build-mycc|build-nvcc|run DIR [...]" >&2
+  exit 2
+  ;;
+esac

@@ -1,0 +1,89 @@
+// Relocatable device code as objects carry it (lib/Offload/DeviceLink.h):
+// the offload binary round trip and what a reader refuses.
+#include "DeviceLink.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <gtest/gtest.h>
+
+using namespace mycc;
+using namespace mycc::offload;
+
+namespace {
+
+std::string writeTemp(const std::string &bytes) {
+  llvm::SmallString<128> path;
+  EXPECT_FALSE(llvm::sys::fs::createTemporaryFile("mycc-dlink", "bin", path));
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  os << bytes;
+  return std::string(path);
+}
+
+RelocatableImage sample(const std::string &unit, const std::string &arch) {
+  RelocatableImage image;
+  image.unitId = unit;
+  image.source = "dir/" + unit + ".cu";
+  image.virtualArch = *parseTarget("compute_" + arch);
+  image.codes = {*parseTarget("sm_" + arch), *parseTarget("compute_" + arch)};
+  image.target.cpu = "sm_" + arch;
+  image.target.features = "+ptx88";
+  image.bitcode = std::string("BC\xC0\xDE", 4) + unit + arch;
+  return image;
+}
+
+} // namespace
+
+TEST(RelocatableImages, RoundTripOfSeveralImages) {
+  std::string bytes = packRelocatableImage(sample("u1", "80")) +
+                      packRelocatableImage(sample("u1", "90a")) +
+                      packRelocatableImage(sample("u2", "90a"));
+  std::string path = writeTemp(bytes);
+  std::vector<RelocatableImage> images;
+  std::string error;
+  ASSERT_TRUE(readRelocatableImages(path, images, error)) << error;
+  ASSERT_EQ(images.size(), 3u);
+  EXPECT_EQ(images[0].unitId, "u1");
+  EXPECT_EQ(images[0].virtualArch.str(), "compute_80");
+  ASSERT_EQ(images[0].codes.size(), 2u);
+  EXPECT_EQ(images[0].codes[0].str(), "sm_80");
+  EXPECT_EQ(images[0].codes[1].str(), "compute_80");
+  EXPECT_EQ(images[1].virtualArch.str(), "compute_90a");
+  EXPECT_EQ(images[1].target.cpu, "sm_90a");
+  EXPECT_EQ(images[1].target.features, "+ptx88");
+  EXPECT_EQ(images[2].unitId, "u2");
+  EXPECT_EQ(images[2].source, "dir/u2.cu");
+  EXPECT_EQ(images[2].bitcode, sample("u2", "90a").bitcode);
+  EXPECT_EQ(images[2].file, path);
+  llvm::sys::fs::remove(path);
+}
+
+TEST(RelocatableImages, FileWithoutDeviceCodeHasNone) {
+  std::string path = writeTemp("just some text, not an object");
+  std::vector<RelocatableImage> images;
+  std::string error;
+  EXPECT_TRUE(readRelocatableImages(path, images, error)) << error;
+  EXPECT_TRUE(images.empty());
+  llvm::sys::fs::remove(path);
+}
+
+TEST(RelocatableImages, MissingFileIsAnError) {
+  std::vector<RelocatableImage> images;
+  std::string error;
+  EXPECT_FALSE(readRelocatableImages("/nonexistent/x.o", images, error));
+  EXPECT_NE(error.find("cannot read /nonexistent/x.o"), std::string::npos)
+      << error;
+}
+
+TEST(RelocatableImages, MalformedImageIsAnError) {
+  RelocatableImage bad = sample("u1", "80");
+  bad.unitId.clear(); // an image must name its unit
+  std::string path = writeTemp(packRelocatableImage(bad));
+  std::vector<RelocatableImage> images;
+  std::string error;
+  EXPECT_FALSE(readRelocatableImages(path, images, error));
+  EXPECT_NE(error.find("malformed relocatable device code"), std::string::npos)
+      << error;
+  llvm::sys::fs::remove(path);
+}
