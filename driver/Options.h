@@ -21,6 +21,7 @@ enum class Phase {
   Cubin,      // -cubin: one .cubin per real arch
   Fatbin,     // -fatbin: the fat binary
   Cuda,       // -cuda: the rewritten host unit (x.cu.cpp.ii)
+  Dependencies, // -M/-MM: only the make rule of each input's dependencies
 };
 
 enum class CudartKind { Static, Shared, None };
@@ -71,6 +72,15 @@ struct Options {
   // accepted and ignored (nvcc's diagnostic numbers name no Clang warning).
   std::vector<std::string> xcudafe;
   unsigned errorLimit = 0; // -Xcudafe --error_limit=N; 0: Clang's default
+
+  // Dependency files. -M/-MM are Phase::Dependencies; -MD/-MMD write the
+  // rule next to the compile (depsWithCompile). -MM/-MMD leave out headers
+  // found in system directories (depsSystemHeaders false).
+  bool depsWithCompile = false;
+  bool depsSystemHeaders = true;
+  std::string depsFile;   // -MF, empty if not given
+  std::string depsTarget; // -MT, empty if not given
+  bool depsPhonyTargets = false; // -MP
 
   // Driver behaviour.
   bool keep = false;

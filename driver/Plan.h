@@ -19,6 +19,7 @@ enum class StepKind {
   CompileHost,    // rewritten unit + fat binary → host object  (in-process)
   CompileSource,  // a .c/.cpp input → object                   (host compiler)
   Link,           // objects → executable                       (host compiler)
+  Depfile,        // dependency rule → -MF / .d file / stdout     (in-process)
 };
 
 const char *stepName(StepKind kind);
@@ -30,8 +31,16 @@ struct Step {
   Target target;         // CompileDevice: compute_XY; Assemble: sm_XY
   std::vector<Target> bundled; // Bundle: the images, in container order
   std::vector<std::string> command; // external tools: the full command line
-  unsigned unit = 0;     // which .cu input the step belongs to
+  unsigned unit = 0;     // which .cu input the step belongs to (kNoUnit:
+                         // none, for the steps of other inputs)
+  // PreprocessHost and CompileSource with -M/-MD: the temporary file the
+  // dependency rule goes to, for `depsTarget`; a Depfile step then puts it
+  // in place. PreprocessHost with an empty `output` writes only the rule.
+  std::string depfile;
+  std::string depsTarget;
 };
+
+constexpr unsigned kNoUnit = ~0u;
 
 struct Toolkit {
   std::string cudaPath;
