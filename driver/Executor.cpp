@@ -52,8 +52,18 @@ bool cc1For(const Step &step, const Options &o, const Toolkit &t,
   frontend::SourceOptions s = sourceOptions(o, t);
   s.cuid = step.unitId;
   switch (step.kind) {
-  case StepKind::PreprocessHost:
-    return frontend::Invocations::hostPreprocess(s, step.inputs[0], cc1, error);
+  case StepKind::PreprocessHost: {
+    if (step.depfile.empty())
+      return frontend::Invocations::hostPreprocess(s, step.inputs[0], cc1, error);
+    frontend::DependencyOutput deps;
+    deps.file = step.depfile;
+    deps.target = step.depsTarget;
+    deps.systemHeaders = o.depsSystemHeaders;
+    deps.phonyTargets = o.depsPhonyTargets;
+    deps.rulesOnly = step.output.empty();
+    return frontend::Invocations::hostPreprocess(s, step.inputs[0], cc1, error,
+                                                 &deps);
+  }
   case StepKind::LowerHost:
   case StepKind::CompileHost:
     return frontend::Invocations::hostCompile(s, step.inputs[0], cc1, error);
@@ -108,6 +118,15 @@ bool readFile(const std::string &path, std::string &out, std::string &error) {
   }
   out = (*buffer)->getBuffer().str();
   return true;
+}
+
+// A Depfile step: the rule a preprocessing step wrote to a temporary goes to
+// its file, atomically (written beside it, then renamed: the temporary may
+// be on another file system), or to stdout.
+bool publishDepfile(const Step &step, std::string &error) {
+  std::string rule;
+  if (!readFile(step.inputs[0], rule, error)) return false;
+  return writeFileAtomic(step.output, rule, error);
 }
 
 // Runs an external tool; its output goes to a temporary and is renamed into
@@ -286,6 +305,10 @@ private:
       case StepKind::LowerHost:
         if (!lower(*s, error)) return false;
         break;
+      case StepKind::Depfile:
+        verbose(*s);
+        if (!publishDepfile(*s, error)) return false;
+        break;
       case StepKind::CompileHost: {
         std::vector<std::string> cc1;
         if (!cc1For(*s, o, t, cc1, error)) return false;
@@ -310,12 +333,21 @@ private:
     return frontend::createCompilerInstance(cc1, {}, error);
   }
 
+  // Preprocesses the host side. With -M/-MD Clang's preprocessor writes the
+  // dependency rule to the step's temporary as well (even when the
+  // preprocessing fails, but then no Depfile step publishes it). Without an
+  // output file the step is there for the rule alone.
   bool preprocess(const Step &s, std::string &error) {
     auto ci = instanceFor(s, error);
     if (!ci) return false;
-    ci->getFrontendOpts().OutputFile = s.output;
-    clang::PrintPreprocessedAction action;
-    if (!ci->ExecuteAction(action) || ci->getDiagnostics().hasErrorOccurred()) {
+    std::unique_ptr<clang::FrontendAction> action;
+    if (s.output.empty()) {
+      action = std::make_unique<clang::PreprocessOnlyAction>();
+    } else {
+      ci->getFrontendOpts().OutputFile = s.output;
+      action = std::make_unique<clang::PrintPreprocessedAction>();
+    }
+    if (!ci->ExecuteAction(*action) || ci->getDiagnostics().hasErrorOccurred()) {
       error.clear(); // the diagnostics say why
       return false;
     }
@@ -499,6 +531,8 @@ std::string describeStep(const Step &step, const Options &o, const Toolkit &t) {
     for (const auto &input : step.inputs) text += " " + input;
     return text + " => " + step.output;
   }
+  if (step.kind == StepKind::Depfile)
+    return head + step.inputs[0] + " => " + step.output;
   if (step.kind == StepKind::Bundle) {
     std::string images;
     for (size_t i = 0; i < step.inputs.size(); ++i)
@@ -514,6 +548,7 @@ std::string describeStep(const Step &step, const Options &o, const Toolkit &t) {
   std::string gpu = "sm_" + step.target.arch.str();
   if (step.kind == StepKind::CompileDevice && frontend::clangGpuName(gpu) != gpu)
     text += " | ptx-target " + gpu; // the PTX names the family (DeviceCodegen)
+  if (step.output.empty()) return text; // -M: the rule is the only output
   return text + " => " + step.output;
 }
 
@@ -538,11 +573,15 @@ int executePlan(const Plan &plan, const Options &o, const Toolkit &t) {
     if (!runner.run(steps, error)) return fail(error);
   }
   auto runExternal = [&](StepKind kind) {
-    for (const Step &s : plan.steps)
-      if (s.kind == kind) {
-        if (o.verbose) llvm::errs() << "#$ " << describeStep(s, o, t) << "\n";
-        if (!runTool(s, error)) return false;
-      }
+    for (const Step &s : plan.steps) {
+      // The rules the host compiler wrote for C/C++ sources follow them.
+      bool depfile = kind == StepKind::CompileSource &&
+                     s.kind == StepKind::Depfile && s.unit == kNoUnit;
+      if (s.kind != kind && !depfile) continue;
+      if (o.verbose) llvm::errs() << "#$ " << describeStep(s, o, t) << "\n";
+      if (depfile ? !publishDepfile(s, error) : !runTool(s, error))
+        return false;
+    }
     return true;
   };
   if (!runExternal(StepKind::CompileSource)) return fail(error);

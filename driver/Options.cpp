@@ -85,6 +85,26 @@ const Spec kSpecs[] = {
   {"-dlink", "--device-link", "phase", Kind::Flag, Group::Phase, "",
    "Link the relocatable device code of the objects and libraries given into one host object.", false, Split::None, "device-link"},
 
+  // Dependency files (nvcc lists them with the phases). The four generating
+  // options share one canonical option; see dependencyOptions.
+  {"-M", "--generate-dependencies", "dependencies", Kind::Flag, Group::Phase, "",
+   "Write a make rule with the dependencies of each input (to -o, -MF or stdout); "
+   "do not compile.", false, Split::None, "M"},
+  {"-MM", "--generate-nonsystem-dependencies", "dependencies", Kind::Flag, Group::Phase, "",
+   "Same as -M, but skip headers found in system directories.", false, Split::None, "MM"},
+  {"-MD", "--generate-dependencies-with-compile", "dependencies", Kind::Flag, Group::Phase, "",
+   "Write the dependency rule to a file (-MF, else -o or the input with suffix .d) "
+   "and compile.", false, Split::None, "MD"},
+  {"-MMD", "--generate-nonsystem-dependencies-with-compile", "dependencies", Kind::Flag,
+   Group::Phase, "", "Same as -MD, but skip headers found in system directories.", false,
+   Split::None, "MMD"},
+  {"-MF", "--dependency-output", "dependency-output", Kind::Value, Group::Phase, "<file>",
+   "Output file for the dependency rule of -M, -MM, -MD or -MMD."},
+  {"-MP", "--generate-dependency-targets", "dependency-targets", Kind::Flag, Group::Phase, "",
+   "Add an empty target for each dependency."},
+  {"-MT", "--dependency-target-name", "dependency-target-name", Kind::Value, Group::Phase,
+   "<target>", "Target name of the dependency rule (default: the output file, or x.o)."},
+
   // Files and paths.
   {"-o", "--output-file", "output-file", Kind::Value, Group::Files, "<file>",
    "Name and location of the output file."},
@@ -183,11 +203,6 @@ const Spec kSpecs[] = {
 // suggestion (-G is not -g, -lib is not -l ib).
 const char *const kUnsupportedNvcc[][2] = {
   {"-optix-ir", "--optix-ir"}, {"-ltoir", "--ltoir"},
-  {"-M", "--generate-dependencies"}, {"-MM", "--generate-nonsystem-dependencies"},
-  {"-MD", "--generate-dependencies-with-compile"},
-  {"-MMD", "--generate-nonsystem-dependencies-with-compile"},
-  {"-MF", "--dependency-output"}, {"-MP", "--generate-dependency-targets"},
-  {"-MT", "--dependency-target-name"},
   {"-dw", "--device-w"},
   {"-link", "--link"}, {"-lib", "--lib"}, {"-run", "--run"},
   {"-objtemp", "--objdir-as-tempdir"}, {"-odir", "--output-directory"},
@@ -487,6 +502,8 @@ struct Raw {
       systemInclude, libraryPath, ccbin, cudart, cudaPath, optimize, language, std,
       xcompiler, xptxas, xlinker, xcudafe, arch, code, gencode, keepDir, werror, rdc,
       inputs;
+  std::vector<std::string> dependencies, dependencyOutput, dependencyTarget;
+  int dependencyTargets = 0;
   int debug = 0, lineInfo = 0, relaxedConstexpr = 0, extendedLambda = 0,
       noWarnings = 0, dryrun = 0, verbose = 0, keep = 0, listGpuArch = 0,
       listGpuCode = 0, help = 0, version = 0;
@@ -563,6 +580,10 @@ std::string runCli11(const Normalised &normalised, Raw &raw) {
       ->check(oneOf("-rdc", {"true", "false"}));
   list("keep-dir", raw.keepDir);
   list("werror", raw.werror)->check(oneOf("-Werror", toVector(kWerrorKinds)));
+  list("dependencies", raw.dependencies);
+  list("dependency-output", raw.dependencyOutput);
+  list("dependency-target-name", raw.dependencyTarget);
+  app.add_flag("--dependency-targets", raw.dependencyTargets);
 
   app.add_flag("--debug", raw.debug);
   app.add_flag("--line-info", raw.lineInfo);
@@ -910,6 +931,46 @@ const char *phaseSpelling(const std::string &phase) {
   return "";
 }
 
+// -M, -MM, -MD, -MMD, -MF, -MT, -MP, as nvcc 13.0 reads them (measured):
+//  - -M/-MM write only the dependencies (a phase of its own); next to another
+//    phase option nvcc silently writes only the dependencies, mycc stops as
+//    it does for any two phases. -M or -MM next to -MD/-MMD: -M/-MM decide.
+//  - -MM next to -M, or -MMD next to -MD, in any order: the non-system form.
+//  - -MD/-MMD with -E: an error ("'-MD'/'-MMD' is not supported when '-E' is
+//    also specified").
+//  - -MF without one of the four: an error; -MT and -MP without: ignored.
+//  - -MF and -MT given twice: the last one, with a warning.
+std::string dependencyOptions(const Raw &raw, Options &o,
+                              std::vector<std::string> &warnings) {
+  auto given = [&](const char *form) {
+    return std::find(raw.dependencies.begin(), raw.dependencies.end(), form) !=
+           raw.dependencies.end();
+  };
+  if (given("M") || given("MM")) {
+    if (!raw.phase.empty())
+      return std::string("conflicting phase options '") + (given("M") ? "-M" : "-MM") +
+             "' and '" + phaseSpelling(raw.phase[0]) +
+             "': -M and -MM write only the dependencies (-MD and -MMD compile as well)";
+    o.phase = Phase::Dependencies;
+    o.depsSystemHeaders = !given("MM");
+  } else if (given("MD") || given("MMD")) {
+    if (o.phase == Phase::Preprocess)
+      return "-MD and -MMD cannot be combined with -E";
+    o.depsWithCompile = true;
+    o.depsSystemHeaders = !given("MMD");
+  }
+  bool deps = o.phase == Phase::Dependencies || o.depsWithCompile;
+  if (auto v = lastValue(raw.dependencyOutput, "dependency-output", warnings)) {
+    if (!deps)
+      return "option '-MF' requires one of -M, -MM, -MD or -MMD";
+    o.depsFile = *v;
+  }
+  if (auto v = lastValue(raw.dependencyTarget, "dependency-target-name", warnings))
+    o.depsTarget = *v;
+  o.depsPhonyTargets = raw.dependencyTargets > 0;
+  return {};
+}
+
 std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &warnings) {
   // Phase: any number of the same phase option, but only one phase.
   std::vector<std::string> phases;
@@ -937,6 +998,8 @@ std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &w
               : phase == "fatbin"     ? Phase::Fatbin
                                       : Phase::Cuda;
   }
+  if (std::string error = dependencyOptions(raw, o, warnings); !error.empty())
+    return error;
 
   if (auto v = lastValue(raw.rdc, "relocatable-device-code", warnings))
     o.rdc = *v == "true";
@@ -1078,7 +1141,7 @@ std::string helpText() {
         left += std::string(" ") + spec.metavar;
       std::string alias = *spec.shortName ? std::string("(") + spec.shortName + ")" : "";
       // Columns as wide as the widest entry of each, as in nvcc's help.
-      constexpr std::size_t kLeftWidth = 41, kAliasWidth = 27;
+      constexpr std::size_t kLeftWidth = 48, kAliasWidth = 27;
       out << left << std::string(kLeftWidth - std::min(left.size(), kLeftWidth - 1), ' ')
           << alias << std::string(kAliasWidth - std::min(alias.size(), kAliasWidth - 1), ' ')
           << spec.help << "\n";

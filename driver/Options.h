@@ -22,6 +22,7 @@ enum class Phase {
   Fatbin,     // -fatbin: the fat binary
   Cuda,       // -cuda: the rewritten host unit (x.cu.cpp.ii)
   DeviceLink, // -dlink: relocatable device code of objects -> host object
+  Dependencies, // -M/-MM: only the make rule of each input's dependencies
 };
 
 enum class CudartKind { Static, Shared, None };
@@ -78,6 +79,15 @@ struct Options {
   // accepted and ignored (nvcc's diagnostic numbers name no Clang warning).
   std::vector<std::string> xcudafe;
   unsigned errorLimit = 0; // -Xcudafe --error_limit=N; 0: Clang's default
+
+  // Dependency files. -M/-MM are Phase::Dependencies; -MD/-MMD write the
+  // rule next to the compile (depsWithCompile). -MM/-MMD leave out headers
+  // found in system directories (depsSystemHeaders false).
+  bool depsWithCompile = false;
+  bool depsSystemHeaders = true;
+  std::string depsFile;   // -MF, empty if not given
+  std::string depsTarget; // -MT, empty if not given
+  bool depsPhonyTargets = false; // -MP
 
   // Driver behaviour.
   bool keep = false;

@@ -26,6 +26,7 @@ const char *stepName(StepKind kind) {
   case StepKind::DeviceLink: return "device-link";
   case StepKind::DeviceLinkHost: return "device-link-host";
   case StepKind::Link: return "link";
+  case StepKind::Depfile: return "depfile";
   }
   return "?";
 }
@@ -165,9 +166,28 @@ bool buildPlan(const Options &o, const Toolkit &t, const std::string &tempDir,
     error = "no input files";
     return false;
   }
+  // Dependency rules (-M, -MM, -MD, -MMD): one file per source input, so
+  // -MF (and -o, which names the file or, with -MD, the object it is named
+  // after) cannot serve several sources; object inputs have no rule.
+  bool deps = o.phase == Phase::Dependencies || o.depsWithCompile;
+  unsigned sources = 0;
+  for (const auto &input : o.inputs)
+    if (classify(o, input) != InputKind::Object) ++sources;
+  if (deps && sources > 1) {
+    const char *what = !o.depsFile.empty() ? "-MF"
+                       : !o.output.empty() ? "-o"
+                                           : nullptr;
+    if (what) {
+      error = std::string(what) + " cannot name the dependency file of " +
+              std::to_string(sources) + " inputs with " +
+              (o.phase == Phase::Dependencies ? "-M or -MM" : "-MD or -MMD");
+      return false;
+    }
+  }
   // Phases that write one file per input cannot take -o with several inputs.
   bool singleOutputPhase =
-      o.phase != Phase::Link && o.phase != Phase::DeviceLink;
+      o.phase != Phase::Link && o.phase != Phase::DeviceLink &&
+      o.phase != Phase::Dependencies;
   if (singleOutputPhase && !o.output.empty() && o.inputs.size() > 1) {
     error = "-o cannot name the output of " + std::to_string(o.inputs.size()) +
             " inputs with -c, -E, -ptx, -cubin, -fatbin or -cuda";
@@ -241,10 +261,48 @@ bool buildPlan(const Options &o, const Toolkit &t, const std::string &tempDir,
     auto finalOr = [&](const std::string &dflt) {
       return o.output.empty() ? dflt : o.output;
     };
+    // The dependency rule's target and file, as nvcc 13 names them: the
+    // target is -MT, else the output file (-o; not with -M, where -o names
+    // the rule's file), else x.o; -M writes to -o, else -MF, else stdout;
+    // -MD to -MF, else to -o with its suffix replaced by .d, else to x.d.
+    std::string depsTarget, depsFile;
+    if (deps) {
+      depsTarget = !o.depsTarget.empty() ? o.depsTarget
+                   : o.phase != Phase::Dependencies && !o.output.empty()
+                       ? o.output
+                       : base + ".o";
+      if (o.phase == Phase::Dependencies) {
+        depsFile = !o.output.empty()     ? o.output
+                   : !o.depsFile.empty() ? o.depsFile
+                                         : "-";
+      } else if (!o.depsFile.empty()) {
+        depsFile = o.depsFile;
+      } else if (!o.output.empty()) {
+        llvm::SmallString<256> p(o.output);
+        llvm::sys::path::replace_extension(p, ".d");
+        depsFile = std::string(p);
+      } else {
+        depsFile = base + ".d";
+      }
+    }
+    // A step that writes the rule to a temporary, then the step that puts
+    // it in place (atomically, and only if the step succeeded).
+    auto addDepfile = [&](Step &producer) {
+      producer.depfile = temp(".cpp1.d");
+      producer.depsTarget = depsTarget;
+      Step d{StepKind::Depfile};
+      d.inputs = {producer.depfile};
+      d.output = depsFile;
+      d.unit = producer.unit;
+      return d;
+    };
 
     if (kind == InputKind::Object) {
-      linkInputs.push_back(input);
-      objectInputs.push_back(input);
+      // As with nvcc, -M passes over objects.
+      if (o.phase != Phase::Dependencies) {
+        linkInputs.push_back(input);
+        objectInputs.push_back(input);
+      }
       continue;
     }
     if (o.phase == Phase::DeviceLink) {
@@ -253,20 +311,40 @@ bool buildPlan(const Options &o, const Toolkit &t, const std::string &tempDir,
       return false;
     }
     if (kind != InputKind::Cuda) {
-      if (o.phase != Phase::Compile && o.phase != Phase::Link) {
+      if (o.phase != Phase::Compile && o.phase != Phase::Link &&
+          o.phase != Phase::Dependencies) {
         error = input + ": -E, -ptx, -cubin, -fatbin and -cuda apply to CUDA "
                         "sources only";
         return false;
       }
+      // The host compiler writes the rule of a C/C++ source (gcc's -M...
+      // options, which nvcc's are modelled on).
       Step s{StepKind::CompileSource};
       s.inputs = {input};
-      s.output = o.phase == Phase::Compile ? finalOr(base + ".o") : temp(".o");
+      s.unit = kNoUnit;
       s.command = {t.hostCompiler};
       if (kind == InputKind::C) s.command.insert(s.command.end(), {"-x", "c"});
       addHostSourceFlags(o, t, kind, s.command);
-      s.command.insert(s.command.end(), {"-c", input, "-o", s.output});
+      Step depfile{StepKind::Depfile};
+      if (deps) {
+        depfile = addDepfile(s);
+        const char *mode = o.phase == Phase::Dependencies
+                               ? (o.depsSystemHeaders ? "-M" : "-MM")
+                               : (o.depsSystemHeaders ? "-MD" : "-MMD");
+        s.command.insert(s.command.end(),
+                         {mode, "-MF", s.depfile, "-MT", s.depsTarget});
+        if (o.depsPhonyTargets) s.command.push_back("-MP");
+      }
+      if (o.phase == Phase::Dependencies) {
+        s.output = s.depfile;
+        s.command.push_back(input);
+      } else {
+        s.output = o.phase == Phase::Compile ? finalOr(base + ".o") : temp(".o");
+        s.command.insert(s.command.end(), {"-c", input, "-o", s.output});
+        linkInputs.push_back(s.output);
+      }
       plan.steps.push_back(s);
-      linkInputs.push_back(s.output);
+      if (deps) plan.steps.push_back(depfile);
       continue;
     }
 
@@ -285,14 +363,27 @@ bool buildPlan(const Options &o, const Toolkit &t, const std::string &tempDir,
 
     bool wantsHost = o.phase == Phase::Cuda || o.phase == Phase::Compile ||
                      o.phase == Phase::Link;
-    bool wantsDevice = o.phase != Phase::Cuda;
+    bool wantsDevice = o.phase != Phase::Cuda && o.phase != Phase::Dependencies;
+    // The rule comes from the host side's preprocessing; without a host side
+    // (-M, or -MD with -ptx, -cubin, -fatbin) it runs for the rule alone.
+    if (deps && !wantsHost) {
+      Step pp{StepKind::PreprocessHost};
+      pp.inputs = {input};
+      pp.unit = unit;
+      Step depfile = addDepfile(pp);
+      plan.steps.push_back(pp);
+      plan.steps.push_back(depfile);
+    }
     std::string lowered;
     if (wantsHost) {
       Step pp{StepKind::PreprocessHost};
       pp.inputs = {input};
       pp.output = temp(".cpp1.ii");
       pp.unit = unit;
+      Step depfile{StepKind::Depfile};
+      if (deps) depfile = addDepfile(pp);
       plan.steps.push_back(pp);
+      if (deps) plan.steps.push_back(depfile);
       Step lower{StepKind::LowerHost};
       lower.inputs = {pp.output};
       lower.output = o.phase == Phase::Cuda ? finalOr(base + ".cu.cpp.ii")

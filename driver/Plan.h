@@ -21,6 +21,7 @@ enum class StepKind {
   DeviceLink,     // relocatable device code → PTX, one virtual arch (in-process)
   DeviceLinkHost, // linked fat binary → host object registering it (in-process)
   Link,           // objects → executable                       (host compiler)
+  Depfile,        // dependency rule → -MF / .d file / stdout     (in-process)
 };
 
 const char *stepName(StepKind kind);
@@ -32,13 +33,21 @@ struct Step {
   Target target;         // CompileDevice: compute_XY; Assemble: sm_XY
   std::vector<Target> bundled; // Bundle: the images, in container order
   std::vector<std::string> command; // external tools: the full command line
-  unsigned unit = 0;     // which .cu input the step belongs to
+  unsigned unit = 0;     // which .cu input the step belongs to (kNoUnit:
+                         // none, for the steps of other inputs)
   // Part of the device link (DeviceLink, DeviceLinkHost and their Assemble
   // and Bundle steps), which runs after every unit; `unit` is unused then.
   bool deviceLink = false;
   // -rdc=true: the unit's id (Plan::unitIds) on its in-process steps.
   std::string unitId;
+  // PreprocessHost and CompileSource with -M/-MD: the temporary file the
+  // dependency rule goes to, for `depsTarget`; a Depfile step then puts it
+  // in place. PreprocessHost with an empty `output` writes only the rule.
+  std::string depfile;
+  std::string depsTarget;
 };
+
+constexpr unsigned kNoUnit = ~0u;
 
 struct Toolkit {
   std::string cudaPath;

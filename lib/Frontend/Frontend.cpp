@@ -219,10 +219,33 @@ void addHostArgs(const SourceOptions &o, std::vector<std::string> &a) {
 
 } // namespace
 
+// The dependency rule, as cc1 options (what clang's driver makes of -MD -MF
+// -MT, -MMD, -MP): after the action option (-E, or -Eonly for the rule alone,
+// which then has no output file).
+static void addDependencyOutput(const DependencyOutput &deps,
+                         std::vector<std::string> &cc1) {
+  auto action = std::find(cc1.begin(), cc1.end(), "-E");
+  if (action == cc1.end()) return; // not expected: clang's driver always says -E
+  if (deps.rulesOnly) {
+    *action = "-Eonly";
+    for (auto it = cc1.begin(); it + 1 < cc1.end(); ++it)
+      if (*it == "-o") {
+        cc1.erase(it, it + 2);
+        break;
+      }
+    action = std::find(cc1.begin(), cc1.end(), "-Eonly");
+  }
+  std::vector<std::string> flags{"-dependency-file", deps.file, "-MT", deps.target};
+  if (deps.systemHeaders) flags.push_back("-sys-header-deps");
+  if (deps.phonyTargets) flags.push_back("-MP");
+  cc1.insert(action + 1, flags.begin(), flags.end());
+}
+
 bool Invocations::hostPreprocess(const SourceOptions &o,
                                  const std::string &input,
                                  std::vector<std::string> &cc1,
-                                 std::string &error) {
+                                 std::string &error,
+                                 const DependencyOutput *deps) {
   std::vector<std::string> a{"-x", "cuda", "-E"};
   addCommonDriverArgs(o, a);
   addHostArgs(o, a);
@@ -230,6 +253,7 @@ bool Invocations::hostPreprocess(const SourceOptions &o,
   if (!cc1FromDriver(a, cc1, error)) return false;
   addPrelude(o, cc1);
   addIdentityMacros(cc1);
+  if (deps) addDependencyOutput(*deps, cc1);
   return true;
 }
 

@@ -46,12 +46,24 @@ struct SourceOptions {
   std::string cuid;
 };
 
+// A make rule with the dependencies of the host preprocessing (-M, -MD, ...),
+// written by Clang's preprocessor (its DependencyOutputOptions).
+struct DependencyOutput {
+  std::string file;        // where the rule goes
+  std::string target;      // the rule's target, as given (not quoted)
+  bool systemHeaders = true; // false: leave out headers from system directories
+  bool phonyTargets = false; // an empty rule for each dependency (-MP)
+  bool rulesOnly = false;  // preprocess for the rule alone (no output text)
+};
+
 // cc1 arguments (without "-cc1") for each job mycc runs in-process. Each
 // returns false and sets `error` when Clang's driver rejects the options.
 struct Invocations {
   // Host side, preprocessing the .cu into one translation unit.
+  // With `deps`, the preprocessor also writes the dependency rule.
   static bool hostPreprocess(const SourceOptions &, const std::string &input,
-                             std::vector<std::string> &cc1, std::string &error);
+                             std::vector<std::string> &cc1, std::string &error,
+                             const DependencyOutput *deps = nullptr);
   // Host side, parsing/compiling an already preprocessed unit (`input` is
   // the name it is known by; its text is supplied in memory).
   static bool hostCompile(const SourceOptions &, const std::string &input,

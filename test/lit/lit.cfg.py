@@ -36,3 +36,9 @@ if cuobjdump:
 
 if shutil.which("nvcc") or os.path.exists(os.path.join(config.cuda_path, "bin", "nvcc")):
     config.available_features.add("nvcc")
+
+# Ninja (scripts/install-deps.sh installs it): the rebuild test drives it.
+ninja = shutil.which("ninja")
+if ninja:
+    config.available_features.add("ninja")
+    config.substitutions.append(("%ninja", ninja))

@@ -181,6 +181,109 @@ TEST(Options, FlagsTakeNoValue) {
 }
 
 //===----------------------------------------------------------------------===//
+// Dependency files (-M, -MM, -MD, -MMD, -MF, -MT, -MP)
+//===----------------------------------------------------------------------===//
+
+TEST(Dependencies, NoneByDefault) {
+  Options o = ok({"-c", "x.cu"});
+  EXPECT_FALSE(o.depsWithCompile);
+  EXPECT_TRUE(o.depsFile.empty());
+  EXPECT_TRUE(o.depsTarget.empty());
+  EXPECT_FALSE(o.depsPhonyTargets);
+}
+
+TEST(Dependencies, OnlySpellings) {
+  for (const char *m : {"-M", "--generate-dependencies"}) {
+    Options o = ok({m, "x.cu"});
+    EXPECT_EQ(o.phase, Phase::Dependencies) << m;
+    EXPECT_TRUE(o.depsSystemHeaders) << m;
+    EXPECT_FALSE(o.depsWithCompile) << m;
+  }
+  for (const char *m : {"-MM", "--generate-nonsystem-dependencies"}) {
+    Options o = ok({m, "x.cu"});
+    EXPECT_EQ(o.phase, Phase::Dependencies) << m;
+    EXPECT_FALSE(o.depsSystemHeaders) << m;
+  }
+}
+
+TEST(Dependencies, WithCompileSpellings) {
+  for (const char *m : {"-MD", "--generate-dependencies-with-compile"}) {
+    Options o = ok({m, "-c", "x.cu"});
+    EXPECT_EQ(o.phase, Phase::Compile) << m;
+    EXPECT_TRUE(o.depsWithCompile) << m;
+    EXPECT_TRUE(o.depsSystemHeaders) << m;
+  }
+  for (const char *m : {"-MMD", "--generate-nonsystem-dependencies-with-compile"}) {
+    Options o = ok({m, "x.cu"});
+    EXPECT_EQ(o.phase, Phase::Link) << m;
+    EXPECT_TRUE(o.depsWithCompile) << m;
+    EXPECT_FALSE(o.depsSystemHeaders) << m;
+  }
+}
+
+// Measured with nvcc 13.0: the non-system form wins in any order, and -M/-MM
+// decide over -MD/-MMD.
+TEST(Dependencies, Combinations) {
+  EXPECT_FALSE(ok({"-M", "-MM"}).depsSystemHeaders);
+  EXPECT_FALSE(ok({"-MM", "-M"}).depsSystemHeaders);
+  EXPECT_FALSE(ok({"-MD", "-MMD"}).depsSystemHeaders);
+  EXPECT_FALSE(ok({"-MMD", "-MD"}).depsSystemHeaders);
+  Options o = ok({"-M", "-MMD"});
+  EXPECT_EQ(o.phase, Phase::Dependencies);
+  EXPECT_FALSE(o.depsWithCompile);
+  EXPECT_TRUE(o.depsSystemHeaders);
+  EXPECT_FALSE(ok({"-MM", "-MD"}).depsSystemHeaders);
+}
+
+TEST(Dependencies, FileTargetPhonySpellings) {
+  Options o = ok({"-MD", "-MF", "a.d", "-MT", "obj/a.o", "-MP", "-c", "a.cu"});
+  EXPECT_EQ(o.depsFile, "a.d");
+  EXPECT_EQ(o.depsTarget, "obj/a.o");
+  EXPECT_TRUE(o.depsPhonyTargets);
+  o = ok({"-MD", "--dependency-output=b.d", "--dependency-target-name", "t",
+          "--generate-dependency-targets", "-c", "a.cu"});
+  EXPECT_EQ(o.depsFile, "b.d");
+  EXPECT_EQ(o.depsTarget, "t");
+  EXPECT_TRUE(o.depsPhonyTargets);
+  EXPECT_EQ(ok({"-M", "-MF=c.d", "a.cu"}).depsFile, "c.d");
+  // Inputs after -MF/-MT stay inputs.
+  EXPECT_EQ(ok({"-MD", "-MT", "t", "a.cu"}).inputs, Strings{"a.cu"});
+}
+
+TEST(Dependencies, TargetTwiceWarnsAndLastWins) {
+  ParseResult r = parse({"-M", "-MT", "foo", "-MT", "bar", "x.cu"});
+  ASSERT_TRUE(r) << r.error;
+  EXPECT_EQ(r.options.depsTarget, "bar");
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_TRUE(contains(r.warnings[0], "'-MT'")) << r.warnings[0];
+  EXPECT_TRUE(parse({"-M", "-MT", "foo", "-MT", "foo", "x.cu"}).warnings.empty());
+}
+
+TEST(Dependencies, Errors) {
+  EXPECT_EQ(fails({"-M", "x.cu", "-MF"}), "option '-MF' expects a value (<file>)");
+  EXPECT_EQ(fails({"-M", "x.cu", "-MT"}), "option '-MT' expects a value (<target>)");
+  EXPECT_EQ(fails({"-M", "-MF=", "x.cu"}), "option '-MF' expects a value (<file>)");
+  // nvcc: "Option '--dependency-file' requires one of '-M', '-MM', '-MD' or
+  // '-MMD' to be specified".
+  EXPECT_TRUE(contains(fails({"-MF", "x.d", "-c", "x.cu"}), "requires one of -M"));
+  // nvcc: "'-MD'/'-MMD' is not supported when '-E' is also specified".
+  EXPECT_TRUE(contains(fails({"-MD", "-E", "x.cu"}), "-E"));
+  EXPECT_TRUE(contains(fails({"-E", "-MMD", "x.cu"}), "-E"));
+  // -M is a phase of its own: with another phase option, mycc stops (nvcc
+  // silently writes only the dependencies).
+  EXPECT_TRUE(contains(fails({"-M", "-c", "x.cu"}), "'-M' and '-c'"));
+  EXPECT_TRUE(contains(fails({"-ptx", "-MM", "x.cu"}), "'-MM' and '-ptx'"));
+  EXPECT_TRUE(contains(fails({"-MF=x.d", "x.cu"}), "-MF"));
+}
+
+// nvcc ignores -MT and -MP without one of the generating options.
+TEST(Dependencies, TargetAndPhonyAloneAreIgnored) {
+  Options o = ok({"-MT", "t", "-MP", "-c", "x.cu"});
+  EXPECT_EQ(o.phase, Phase::Compile);
+  EXPECT_FALSE(o.depsWithCompile);
+}
+
+//===----------------------------------------------------------------------===//
 // Language
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,2 @@
+// The local header of main.cu.
+#define DEP_VALUE 42

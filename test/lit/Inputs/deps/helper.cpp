@@ -1,0 +1,3 @@
+// A C++ source: its dependency rule comes from the host compiler.
+#include "dep.h"
+int helper() { return DEP_VALUE; }

@@ -1,0 +1,2 @@
+// A header main.cu does not include.
+#define UNRELATED 1
