@@ -998,10 +998,28 @@ TEST(Unknown, NvccOptionsNotImplemented) {
   std::string error = fails({"-G"});
   EXPECT_TRUE(contains(error, "'-G'") || contains(error, "-G (--device-debug)")) << error;
   EXPECT_TRUE(contains(error, "not supported")) << error;
-  EXPECT_TRUE(contains(fails({"-rdc=true"}), "--relocatable-device-code"));
+  EXPECT_TRUE(contains(fails({"-dw"}), "--device-w"));
   // -lib is nvcc's library mode, not -l ib.
   EXPECT_TRUE(contains(fails({"-lib"}), "not supported"));
   EXPECT_TRUE(contains(fails({"--use_fast_math"}), "not supported"));
+}
+
+TEST(SeparateCompilation, RdcDcAndDlink) {
+  EXPECT_FALSE(ok({"x.cu"}).rdc);
+  EXPECT_TRUE(ok({"-rdc=true", "-c", "x.cu"}).rdc);
+  EXPECT_TRUE(ok({"--relocatable-device-code", "true", "x.cu"}).rdc);
+  EXPECT_FALSE(ok({"-rdc=true", "-rdc=false", "x.cu"}).rdc);
+  Options dc = ok({"-dc", "x.cu"});
+  EXPECT_TRUE(dc.rdc);
+  EXPECT_EQ(dc.phase, Phase::Compile);
+  EXPECT_TRUE(ok({"--device-c", "-c", "x.cu"}).rdc); // -dc -c: one phase
+  EXPECT_EQ(ok({"-dlink", "a.o"}).phase, Phase::DeviceLink);
+  EXPECT_EQ(ok({"--device-link", "a.o"}).phase, Phase::DeviceLink);
+  EXPECT_TRUE(contains(fails({"-rdc=yes", "x.cu"}), "expected one of: true, false"));
+  EXPECT_TRUE(contains(fails({"-dlink", "-c", "a.o"}), "conflicting phase options"));
+  // A device link without targets takes the objects'; with, the command's.
+  EXPECT_FALSE(ok({"-dlink", "a.o"}).targetsGiven);
+  EXPECT_TRUE(ok({"-dlink", "-arch=sm_90", "a.o"}).targetsGiven);
 }
 
 TEST(Unknown, ErrorsAreOneLineWithoutPrefix) {
