@@ -24,6 +24,12 @@
 namespace mycc::driver {
 namespace {
 
+// CMake identifies its CUDA compiler by compiling this file and reading the
+// result of `#if defined(__NVCC__)` (docs/build-systems.md).
+bool isCMakeIdSource(const std::string &input) {
+  return llvm::sys::path::filename(input) == "CMakeCUDACompilerId.cu";
+}
+
 frontend::SourceOptions sourceOptions(const Options &o, const Toolkit &t) {
   frontend::SourceOptions s;
   s.cudaPath = t.cudaPath;
@@ -37,12 +43,16 @@ frontend::SourceOptions sourceOptions(const Options &o, const Toolkit &t) {
   s.hostOptLevel = o.hostOptLevel;
   s.hostDebug = o.debug;
   s.deviceLineInfo = o.lineInfo;
+  s.deviceDebug = o.deviceDebug;
   s.noWarnings = o.noWarnings;
   s.warningsAsErrors = o.warningsAsErrors;
   s.hostCompilerFlags = o.xcompiler;
   s.prelude = t.prelude;
   s.errorLimit = o.errorLimit;
   s.rdc = o.rdc;
+  s.cudaVerMajor = t.versionMajor;
+  s.cudaVerMinor = t.versionMinor;
+  s.cudaVerBuild = t.versionBuild;
   return s;
 }
 
@@ -51,6 +61,7 @@ bool cc1For(const Step &step, const Options &o, const Toolkit &t,
             std::vector<std::string> &cc1, std::string &error) {
   frontend::SourceOptions s = sourceOptions(o, t);
   s.cuid = step.unitId;
+  s.defineNvcc = isCMakeIdSource(step.inputs[0]);
   switch (step.kind) {
   case StepKind::PreprocessHost: {
     if (step.depfile.empty())
@@ -268,6 +279,7 @@ private:
     verbose(dev);
     offload::DeviceCodegenOptions codegen;
     codegen.ptxTarget = "sm_" + dev.target.arch.str();
+    if (o.deviceDebug) codegen.optLevel = 0; // -G
     if (isRelocatable(dev)) {
       offload::RelocatableImage image;
       offload::RelocatableDeviceCode code;
@@ -522,6 +534,18 @@ private:
 } // namespace
 
 std::string describeStep(const Step &step, const Options &o, const Toolkit &t) {
+  if (step.kind == StepKind::Link) {
+    // The LIBRARIES value appears verbatim, quotes included, as build systems
+    // look for it (CMake takes the last line containing it as the link
+    // command).
+    const std::vector<std::string> &cmd = step.command;
+    const std::string stubs = "-L" + t.prefix + "/lib64/stubs";
+    for (size_t i = 1; i + 1 < cmd.size(); ++i)
+      if (cmd[i] == stubs && cmd[i + 1] == "-L" + t.prefix + "/lib64")
+        return frontend::formatCommand(cmd[0], {cmd.begin() + 1, cmd.begin() + i}) +
+               " " + librariesValue(t) +
+               frontend::formatCommand("", {cmd.begin() + i + 2, cmd.end()});
+  }
   if (!step.command.empty())
     return frontend::formatCommand(step.command[0],
                                    {step.command.begin() + 1, step.command.end()});
@@ -549,7 +573,12 @@ std::string describeStep(const Step &step, const Options &o, const Toolkit &t) {
   if (step.kind == StepKind::CompileDevice && frontend::clangGpuName(gpu) != gpu)
     text += " | ptx-target " + gpu; // the PTX names the family (DeviceCodegen)
   if (step.output.empty()) return text; // -M: the rule is the only output
-  return text + " => " + step.output;
+  text += " => " + step.output;
+  // nvcc's words for the virtual architecture, which CMake reads from `-v`
+  // to learn the default architecture ("-arch compute_NN").
+  if (step.kind == StepKind::CompileDevice)
+    text += " (-arch " + step.target.str() + ")";
+  return text;
 }
 
 int executePlan(const Plan &plan, const Options &o, const Toolkit &t) {

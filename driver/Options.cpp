@@ -1,6 +1,7 @@
 // nvcc's command line → Options.
 //
-// Two steps:
+// Options files (--options-file, -optf) are expanded in place first. Then two
+// steps:
 //  1. normalise: every argument is matched against nvcc's spellings (the
 //     single-dash short form such as `-arch`, `-Xcompiler`, `-I`, and the
 //     double-dash long form such as `--gpu-architecture`), with its value taken
@@ -18,6 +19,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <fstream>
 #include <functional>
 #include <set>
 #include <sstream>
@@ -36,7 +38,11 @@ enum class Kind {
   OptionalValue, // -Werror: `=value`, or the next arg if it is a valid value
 };
 
-enum class Split { None, Commas, CommasAndSpaces };
+// CommasSpacesEscapes: as CommasAndSpaces, and `\,` is a comma inside an item
+// (nvcc 13 splits -Xcompiler so, measured: -Xcompiler=-Wl\,-rpath\,/r gives
+// the host compiler -Wl,-rpath,/r; -Xlinker, -I and the others keep the
+// backslash and split there). Meson escapes commas that way.
+enum class Split { None, Commas, CommasAndSpaces, CommasSpacesEscapes };
 
 enum class Group {
   Phase,
@@ -126,6 +132,10 @@ const Spec kSpecs[] = {
    "Host compiler, or the directory that holds it."},
   {"-cudart", "--cudart", "cudart", Kind::Value, Group::Files, "{none|shared|static}",
    "CUDA runtime library to link (default: static)."},
+  {"-shared", "--shared", "shared", Kind::Flag, Group::Files, "",
+   "Link a shared library instead of an executable."},
+  {"-optf", "--options-file", "options-file", Kind::Value, Group::Files, "<file>,...",
+   "Read more options from these files (words separated by white space, \"...\" quotes, \\ escapes)."},
   {"", "--cuda-path", "cuda-path", Kind::Value, Group::Files, "<path>",
    "CUDA toolkit to use (default: $CUDA_PATH, else the toolkit found at build time)."},
 
@@ -136,6 +146,8 @@ const Spec kSpecs[] = {
    "Generate debug information for host code."},
   {"-lineinfo", "--generate-line-info", "line-info", Kind::Flag, Group::Build, "",
    "Generate line-number information for device code."},
+  {"-G", "--device-debug", "device-debug", Kind::Flag, Group::Build, "",
+   "Generate debug information for device code, and do not optimize it."},
 
   // Language.
   {"-x", "--x", "x", Kind::Value, Group::Language, "{c|c++|cu}",
@@ -153,10 +165,14 @@ const Spec kSpecs[] = {
    "Suppress all warnings."},
   {"-Werror", "--Werror", "werror", Kind::OptionalValue, Group::Language, "<kind>,...",
    "Turn warnings of these kinds into errors (alone: all-warnings).", false, Split::Commas},
+  {"-Wno-deprecated-gpu-targets", "--Wno-deprecated-gpu-targets", "no-deprecated-gpu-targets",
+   Kind::Flag, Group::Language, "",
+   "Accepted; mycc does not warn about the architectures the toolkit supports."},
 
   // Options for the tools underneath.
   {"-Xcompiler", "--compiler-options", "compiler-options", Kind::Value, Group::Passthrough,
-   "<options>,...", "Options for the host compiler.", false, Split::CommasAndSpaces},
+   "<options>,...", "Options for the host compiler (compile and link); \\, is a comma "
+   "inside an option.", false, Split::CommasSpacesEscapes},
   {"-Xptxas", "--ptxas-options", "ptxas-options", Kind::Value, Group::Passthrough,
    "<options>,...", "Options for ptxas.", false, Split::CommasAndSpaces},
   {"-Xlinker", "--linker-options", "linker-options", Kind::Value, Group::Passthrough,
@@ -165,6 +181,13 @@ const Spec kSpecs[] = {
    "<options>,...", "Options for nvcc's front end: -w (--no_warnings) and --error_limit=N "
    "take effect, all others (--diag_suppress=..., ...) are accepted and ignored.", false,
    Split::CommasAndSpaces},
+  {"-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler",
+   "forward-unknown-to-host-compiler", Kind::Flag, Group::Passthrough, "",
+   "Pass options mycc does not know to the host compiler (compile and link) instead of "
+   "rejecting them."},
+  {"-forward-unknown-to-host-linker", "--forward-unknown-to-host-linker",
+   "forward-unknown-to-host-linker", Kind::Flag, Group::Passthrough, "",
+   "Pass options mycc does not know to the host linker (-Xlinker) instead of rejecting them."},
 
   // GPU targets.
   {"-arch", "--gpu-architecture", "gpu-architecture", Kind::Value, Group::Targets, "<arch>",
@@ -186,6 +209,11 @@ const Spec kSpecs[] = {
    "Keep the intermediate files."},
   {"-keep-dir", "--keep-dir", "keep-dir", Kind::Value, Group::Driver, "<directory>",
    "Directory for the intermediate files."},
+  {"-run", "--run", "run", Kind::Flag, Group::Driver, "",
+   "Link an executable and run it; a single input that is not a source or object file "
+   "is run as it is (through the shell, as nvcc does)."},
+  {"-run-args", "--run-args", "run-args", Kind::Value, Group::Driver, "<arguments>,...",
+   "Arguments for the program -run runs.", false, Split::Commas},
 
   // Information.
   {"-arch-ls", "--list-gpu-arch", "list-gpu-arch", Kind::Flag, Group::Info, "",
@@ -204,30 +232,28 @@ const Spec kSpecs[] = {
 const char *const kUnsupportedNvcc[][2] = {
   {"-optix-ir", "--optix-ir"}, {"-ltoir", "--ltoir"},
   {"-dw", "--device-w"},
-  {"-link", "--link"}, {"-lib", "--lib"}, {"-run", "--run"},
+  {"-link", "--link"}, {"-lib", "--lib"},
   {"-objtemp", "--objdir-as-tempdir"}, {"-odir", "--output-directory"},
   {"-allow-unsupported-compiler", "--allow-unsupported-compiler"},
   {"-arbin", "--archiver-binary"}, {"-cudadevrt", "--cudadevrt"},
   {"-ldir", "--libdevice-directory"}, {"-target-dir", "--target-directory"},
   {"-use-local-env", "--use-local-env"}, {"-force-cl-env-setup", "--force-cl-env-setup"},
-  {"-pg", "--profile"}, {"-G", "--device-debug"}, {"-opt-info", "--optimization-info"},
+  {"-pg", "--profile"}, {"-opt-info", "--optimization-info"},
   {"-Ofc", "--Ofast-compile"}, {"-dopt", "--dopt"}, {"-dlto", "--dlink-time-opt"},
   {"-lto", "--lto"}, {"-gen-opt-lto", "--gen-opt-lto"},
   {"-ftemplate-backtrace-limit", "--ftemplate-backtrace-limit"},
   {"-ftemplate-depth", "--ftemplate-depth"}, {"-noeh", "--no-exceptions"},
-  {"-shared", "--shared"}, {"-nohdinitlist", "--no-host-device-initializer-list"},
+  {"-nohdinitlist", "--no-host-device-initializer-list"},
   {"-nohdmoveforward", "--no-host-device-move-forward"}, {"-m", "--machine"},
   {"-m64", "--m64"}, {"-Xarchive", "--archive-options"}, {"-Xnvlink", "--nvlink-options"},
   {"-static-global-template-stub", "--static-global-template-stub"},
   {"-device-entity-has-hidden-visibility", "--device-entity-has-hidden-visibility"},
-  {"-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler"},
-  {"-forward-unknown-to-host-linker", "--forward-unknown-to-host-linker"},
   {"-forward-unknown-opts", "--forward-unknown-opts"}, {"-noprof", "--dont-use-profile"},
   {"-t", "--threads"}, {"-split-compile", "--split-compile"},
   {"-split-compile-extended", "--split-compile-extended"},
   {"-fdevice-syntax-only", "--fdevice-syntax-only"},
   {"-fdevice-time-trace", "--fdevice-time-trace"}, {"-save-temps", "--save-temps"},
-  {"-clean", "--clean-targets"}, {"-time", "--time"}, {"-run-args", "--run-args"},
+  {"-clean", "--clean-targets"}, {"-time", "--time"},
   {"-idp", "--input-drive-prefix"}, {"-ddp", "--dependency-drive-prefix"},
   {"-dp", "--drive-prefix"}, {"", "--no-align-double"}, {"-nodlink", "--no-device-link"},
   {"-e", "--entries"},
@@ -240,7 +266,6 @@ const char *const kUnsupportedNvcc[][2] = {
   {"-Wmissing-launch-bounds", "--Wmissing-launch-bounds"},
   {"-Wext-lambda-captures-this", "--Wext-lambda-captures-this"},
   {"-Wno-deprecated-declarations", "--Wno-deprecated-declarations"},
-  {"-Wno-deprecated-gpu-targets", "--Wno-deprecated-gpu-targets"},
   {"-res-usage", "--resource-usage"}, {"-ewp", "--extensible-whole-program"},
   {"-no-compress", "--no-compress"}, {"-qpp-config", "--qpp-config"},
   {"-astoolspatch", "--compile-as-tools-patch"}, {"-err-no", "--display-error-number"},
@@ -252,7 +277,6 @@ const char *const kUnsupportedNvcc[][2] = {
   {"-device-stack-protector", "--device-stack-protector"},
   {"-compress-mode", "--compress-mode"}, {"-frandom-seed", "--frandom-seed"},
   {"-sanitize", "--sanitize"}, {"-jobserver", "--jobserver"},
-  {"-optf", "--options-file"},
 };
 // clang-format on
 
@@ -367,13 +391,19 @@ std::vector<std::string> splitList(std::string_view value, Split split) {
       items.push_back(current);
     current.clear();
   };
-  for (char c : value) {
-    if (c == ',' ||
-        (split == Split::CommasAndSpaces &&
-         std::isspace(static_cast<unsigned char>(c))))
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    char c = value[i];
+    if (split == Split::CommasSpacesEscapes && c == '\\' &&
+        i + 1 < value.size() && value[i + 1] == ',') {
+      current += ',';
+      ++i;
+    } else if (c == ',' ||
+               (split != Split::Commas && split != Split::None &&
+                std::isspace(static_cast<unsigned char>(c)))) {
       flush();
-    else
+    } else {
       current += c;
+    }
   }
   flush();
   return items;
@@ -422,8 +452,122 @@ void emit(Normalised &out, const Spec &spec, const std::optional<std::string> &v
     out.options.push_back(option + "=" + spec.fixed + item);
 }
 
+//===----------------------------------------------------------------------===//
+// Step 0: options files
+//===----------------------------------------------------------------------===//
+//
+// --options-file/-optf <file>,...: each file's words take the option's place
+// on the command line. nvcc 13.0's rules, measured with --dryrun:
+//  - words are separated by white space (spaces, tabs, newlines); there are
+//    no comments ('#' starts a word like any other character);
+//  - double quotes group white space into a word; a backslash makes the
+//    next character literal; single quotes are ordinary characters;
+//  - each word is then unquoted a second time: quotes that survived the
+//    first pass (escaped ones included) are removed and backslashes escape
+//    again. So -DC=\"q\" and -DK="\"z\"" define C=q and K=z, -DP=a\\\\b
+//    defines P=a\b, -DR=x"\\"y defines R=x"y and -DF="a b"c defines F=a bc;
+//  - an options file may name further options files.
+
+// The first pass: split into words; backslashes are consumed, quotes kept.
+std::vector<std::string> optionsFileWords(std::string_view text) {
+  std::vector<std::string> words;
+  std::string word;
+  bool inWord = false, inQuotes = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '\\' && i + 1 < text.size()) {
+      word += text[++i];
+      inWord = true;
+    } else if (c == '"') {
+      word += c;
+      inQuotes = !inQuotes;
+      inWord = true;
+    } else if (!inQuotes && std::isspace(static_cast<unsigned char>(c))) {
+      if (inWord)
+        words.push_back(word);
+      word.clear();
+      inWord = false;
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  if (inWord)
+    words.push_back(word);
+  // The second pass: quotes removed, backslashes escape.
+  for (std::string &w : words) {
+    std::string unquoted;
+    for (std::size_t i = 0; i < w.size(); ++i) {
+      if (w[i] == '\\' && i + 1 < w.size())
+        unquoted += w[++i];
+      else if (w[i] != '"')
+        unquoted += w[i];
+    }
+    w = unquoted;
+  }
+  return words;
+}
+
+std::string expandOptionsFiles(const std::vector<std::string> &args,
+                               std::vector<std::string> &out, int depth) {
+  if (depth > 32)
+    return "options files nested more than 32 deep (does one include itself?)";
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string &arg = args[i];
+    std::size_t eq = arg.find('=');
+    const Spec *spec = arg.size() > 1 && arg[0] == '-' ? findSpec(arg.substr(0, eq)) : nullptr;
+    if (!spec || std::string_view(spec->canon) != "options-file") {
+      out.push_back(arg);
+      continue;
+    }
+    std::string value;
+    if (eq != std::string::npos)
+      value = arg.substr(eq + 1);
+    else if (i + 1 < args.size())
+      value = args[++i];
+    else
+      return "option '" + arg + "' expects a value (" + spec->metavar + ")";
+    std::vector<std::string> files = splitList(value, Split::Commas);
+    if (files.empty())
+      return "option '" + arg.substr(0, eq) + "' expects a value (" + spec->metavar + ")";
+    for (const std::string &file : files) {
+      std::ifstream in(file, std::ios::binary);
+      std::ostringstream text;
+      if (in)
+        text << in.rdbuf();
+      if (!in || in.bad())
+        return "cannot read options file '" + file + "'";
+      std::string error =
+          expandOptionsFiles(optionsFileWords(text.str()), out, depth + 1);
+      if (!error.empty())
+        return error;
+    }
+  }
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Step 1: nvcc spellings → canonical command line (continued)
+//===----------------------------------------------------------------------===//
+
+// Whether a flag with this canonical name appears anywhere in `args`.
+bool hasFlag(const std::vector<std::string> &args, std::string_view canon) {
+  return std::any_of(args.begin(), args.end(), [&](const std::string &arg) {
+    const Spec *spec = findSpec(arg);
+    return spec && canon == spec->canon;
+  });
+}
+
 // Returns an error message, empty on success.
 std::string normalise(const std::vector<std::string> &args, Normalised &out) {
+  // -forward-unknown-to-host-compiler/-linker apply to every unknown option,
+  // before or after them (as with nvcc). An unknown option goes as one word,
+  // to the host compiler (every host compile and the link, as -Xcompiler) and/
+  // or to the host linker (as -Xlinker); a separate word after it that does
+  // not start with '-' stays an input, as nvcc reads it (measured with nvcc
+  // 13.0 --dryrun: "-fopenmp -Wall" reach gcc and the g++ link line).
+  const bool forwardToCompiler = hasFlag(args, "forward-unknown-to-host-compiler");
+  const bool forwardToLinker = hasFlag(args, "forward-unknown-to-host-linker");
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string &arg = args[i];
     if (arg.size() < 2 || arg[0] != '-') { // inputs, "-" (stdin) included
@@ -449,6 +593,13 @@ std::string normalise(const std::vector<std::string> &args, Normalised &out) {
           value = arg.substr(shortName.size());
           break;
         }
+      }
+      if (!spec && (forwardToCompiler || forwardToLinker)) {
+        if (forwardToCompiler)
+          out.options.push_back("--compiler-options=" + arg);
+        if (forwardToLinker)
+          out.options.push_back("--linker-options=" + arg);
+        continue;
       }
       if (!spec)
         return unknownOptionError(name);
@@ -507,6 +658,10 @@ struct Raw {
   int debug = 0, lineInfo = 0, relaxedConstexpr = 0, extendedLambda = 0,
       noWarnings = 0, dryrun = 0, verbose = 0, keep = 0, listGpuArch = 0,
       listGpuCode = 0, help = 0, version = 0;
+  // Build-system interface (docs/build-systems.md).
+  int shared = 0, deviceDebug = 0, noDeprecatedGpuTargets = 0,
+      forwardToCompiler = 0, forwardToLinker = 0, run = 0;
+  std::vector<std::string> runArgs;
 };
 
 // A CLI11 validator whose message names the option as the user spells it.
@@ -597,6 +752,13 @@ std::string runCli11(const Normalised &normalised, Raw &raw) {
   app.add_flag("--list-gpu-code", raw.listGpuCode);
   app.add_flag("--help", raw.help);
   app.add_flag("--version", raw.version);
+  app.add_flag("--shared", raw.shared);
+  app.add_flag("--run", raw.run);
+  list("run-args", raw.runArgs);
+  app.add_flag("--device-debug", raw.deviceDebug);
+  app.add_flag("--no-deprecated-gpu-targets", raw.noDeprecatedGpuTargets);
+  app.add_flag("--forward-unknown-to-host-compiler", raw.forwardToCompiler);
+  app.add_flag("--forward-unknown-to-host-linker", raw.forwardToLinker);
 
   app.add_option("inputs", raw.inputs);
 
@@ -1026,6 +1188,13 @@ std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &w
   }
   o.debug = raw.debug > 0;
   o.lineInfo = raw.lineInfo > 0;
+  o.deviceDebug = raw.deviceDebug > 0;
+  o.shared = raw.shared > 0;
+  o.run = raw.run > 0;
+  o.runArgs = raw.runArgs;
+  if (o.run && o.phase != Phase::Link)
+    return "-run links and runs a program; it cannot be combined with -c, -E, "
+           "-ptx, -cubin, -fatbin or -cuda";
 
   o.libDirs = raw.libraryPath;
   o.libs = raw.library;
@@ -1086,8 +1255,12 @@ const char *groupTitle(Group group) {
 
 ParseResult parseCommandLine(const std::vector<std::string> &args) {
   ParseResult result;
+  std::vector<std::string> expanded;
+  result.error = expandOptionsFiles(args, expanded, 0);
+  if (!result.error.empty())
+    return result;
   Normalised normalised;
-  result.error = normalise(args, normalised);
+  result.error = normalise(expanded, normalised);
   if (!result.error.empty())
     return result;
   Raw raw;

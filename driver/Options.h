@@ -66,13 +66,18 @@ struct Options {
   bool optLevelGiven = false;
   bool debug = false;         // -g
   bool lineInfo = false;      // -lineinfo
+  bool deviceDebug = false;   // -G: device debug information, no device
+                              // optimisation
 
   // Link.
   std::vector<std::string> libDirs; // -L
   std::vector<std::string> libs;    // -l
   CudartKind cudart = CudartKind::Static;
+  bool shared = false;              // -shared: link a shared library
 
-  // Pass-through, already split on commas.
+  // Pass-through, already split on commas. Unknown options given with
+  // -forward-unknown-to-host-compiler (-linker) are among xcompiler
+  // (xlinker), in command-line order.
   std::vector<std::string> xcompiler, xptxas, xlinker;
   // -Xcudafe, split on commas as the others: nvcc's front-end options. The
   // few with a Clang meaning set noWarnings and errorLimit; the rest are
@@ -94,6 +99,8 @@ struct Options {
   std::string keepDir;
   bool dryrun = false;
   bool verbose = false;
+  bool run = false;                  // -run: run the program afterwards
+  std::vector<std::string> runArgs;  // -run-args, words of the shell command
   std::string cudaPath; // --cuda-path, else CUDA_PATH, else the build default
   std::string ccbin;    // -ccbin
 

@@ -31,6 +31,10 @@ const char *stepName(StepKind kind) {
   return "?";
 }
 
+std::string librariesValue(const Toolkit &t) {
+  return "\"-L" + t.prefix + "/lib64/stubs\" \"-L" + t.prefix + "/lib64\"";
+}
+
 namespace {
 
 enum class InputKind { Cuda, Cxx, C, Object, Unknown };
@@ -99,8 +103,8 @@ void addAssembleSteps(const Options &o, const Toolkit &t, const TargetPair &pair
     as.inputs = {ptx};
     as.target = code;
     as.output = cubinPath(code);
-    offload::PtxasJob job{t.ptxas, ptx, code.str(), as.output, o.lineInfo,
-                          o.xptxas};
+    offload::PtxasJob job{t.ptxas,      ptx,           code.str(), as.output,
+                          o.lineInfo, o.deviceDebug, o.xptxas};
     as.command = offload::ptxasCommand(job);
     steps.push_back(as);
     bundleInputs.push_back(as.output);
@@ -540,34 +544,47 @@ bool buildPlan(const Options &o, const Toolkit &t, const std::string &tempDir,
   }
 
   if (o.phase != Phase::Link) return true;
+  // nvcc's host link, measured with nvcc 13.0 --dryrun: the host compiler
+  // with the -Xcompiler options, the objects, the -Xlinker options, the
+  // user's -L/-l, the toolkit's LIBRARIES ("-L.../stubs" "-L..."), the CUDA
+  // runtime (-lcudadevrt -lcudart_static -lrt -lpthread -ldl; -lcudadevrt
+  // -lcudart for -cudart shared; nothing for none), -o. mycc's LIBRARIES
+  // directories are the prefix's lib64/ (docs/build-systems.md), which also
+  // holds mycc's runtime, linked as -lmycc_rt ahead of the CUDA runtime it
+  // calls; build systems that link by themselves (CMake) read this command
+  // to learn the libraries.
   // nvcc puts the device link's object first.
   if (!dlinkObject.empty()) linkInputs.insert(linkInputs.begin(), dlinkObject);
   Step link{StepKind::Link};
   link.inputs = linkInputs;
   link.output = o.output.empty() ? "a.out" : o.output;
   link.command = {t.hostCompiler};
-  link.command.insert(link.command.end(), linkInputs.begin(), linkInputs.end());
-  link.command.insert(link.command.end(), {"-o", link.output});
+  link.command.insert(link.command.end(), o.xcompiler.begin(), o.xcompiler.end());
+  if (o.shared) link.command.push_back("-shared");
   if (o.debug) link.command.push_back("-g");
-  for (const auto &d : o.libDirs) link.command.push_back("-L" + d);
-  for (const auto &l : o.libs) link.command.push_back("-l" + l);
-  link.command.push_back(t.runtimeLibrary);
-  link.command.push_back("-L" + t.cudaPath + "/lib64");
-  switch (o.cudart) {
-  case CudartKind::Static:
-    link.command.insert(link.command.end(),
-                        {"-lcudart_static", "-ldl", "-lrt", "-lpthread"});
-    break;
-  case CudartKind::Shared:
-    link.command.push_back("-lcudart");
-    break;
-  case CudartKind::None:
-    break;
-  }
+  link.command.insert(link.command.end(), linkInputs.begin(), linkInputs.end());
   for (const auto &x : o.xlinker) {
     link.command.push_back("-Xlinker");
     link.command.push_back(x);
   }
+  for (const auto &d : o.libDirs) link.command.push_back("-L" + d);
+  for (const auto &l : o.libs) link.command.push_back("-l" + l);
+  // librariesValue(), unquoted.
+  link.command.push_back("-L" + t.prefix + "/lib64/stubs");
+  link.command.push_back("-L" + t.prefix + "/lib64");
+  link.command.push_back("-lmycc_rt");
+  switch (o.cudart) {
+  case CudartKind::Static:
+    link.command.insert(link.command.end(), {"-lcudadevrt", "-lcudart_static",
+                                             "-lrt", "-lpthread", "-ldl"});
+    break;
+  case CudartKind::Shared:
+    link.command.insert(link.command.end(), {"-lcudadevrt", "-lcudart"});
+    break;
+  case CudartKind::None:
+    break;
+  }
+  link.command.insert(link.command.end(), {"-o", link.output});
   plan.steps.push_back(link);
   return true;
 }

@@ -52,10 +52,22 @@ constexpr unsigned kNoUnit = ~0u;
 struct Toolkit {
   std::string cudaPath;
   std::string ptxas;
-  std::string hostCompiler; // -ccbin or the default
-  std::string runtimeLibrary; // libmycc_rt.a
+  // The host compiler that compiles .c/.cpp inputs and links: -ccbin as
+  // given, else g++ found on PATH (an absolute path: build systems take the
+  // link command's first word as their link driver).
+  std::string hostCompiler;
+  // The toolkit-shaped prefix: the directory above mycc's bin/, whose lib64/
+  // holds mycc's runtime (libmycc_rt.a) and links to the toolkit's libraries
+  // (docs/build-systems.md).
+  std::string prefix;
   std::string prelude;        // include/mycc/prelude.h, injected into each .cu
+  // The toolkit's nvcc version (nvcc's __CUDACC_VER_*__); major 0: unknown.
+  unsigned versionMajor = 0, versionMinor = 0, versionBuild = 0;
 };
+
+// nvcc's LIBRARIES value, as `-v` prints it and as the link command contains
+// it verbatim: "-L<prefix>/lib64/stubs" "-L<prefix>/lib64".
+std::string librariesValue(const Toolkit &toolkit);
 
 struct Plan {
   std::vector<std::string> cuInputs; // one per unit

@@ -2,6 +2,7 @@
 #include "Executor.h"
 #include "Options.h"
 #include "Plan.h"
+#include "ToolkitVersion.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -19,16 +20,9 @@ using namespace mycc::driver;
 
 namespace {
 
-// The toolkit version from cuda.h's CUDA_VERSION (e.g. 13000 → "13.0").
-std::string toolkitVersion(const std::string &cudaPath) {
-  auto buffer = llvm::MemoryBuffer::getFile(cudaPath + "/include/cuda.h");
-  if (!buffer) return "unknown";
-  std::string text = (*buffer)->getBuffer().str();
-  std::smatch m;
-  if (!std::regex_search(text, m, std::regex(R"(#define\s+CUDA_VERSION\s+(\d+))")))
-    return "unknown";
-  int v = std::stoi(m[1]);
-  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+int error(const std::string &message) {
+  llvm::errs() << "mycc: error: " << message << "\n";
+  return 1;
 }
 
 std::string resolveCudaPath(const Options &o) {
@@ -38,20 +32,117 @@ std::string resolveCudaPath(const Options &o) {
   return MYCC_DEFAULT_CUDA_PATH;
 }
 
-// A file installed beside mycc: <bin>/../<a>/<b>/... (the runtime library
-// in lib/, the prelude header in include/mycc/).
+// The toolkit-shaped prefix: the directory above the bin/ that holds mycc's
+// executable (symbolic links resolved, so bin/nvcc -> mycc finds the same).
+std::string prefixDir() {
+  std::string self = llvm::sys::fs::getMainExecutable("mycc", (void *)&prefixDir);
+  return llvm::sys::path::parent_path(llvm::sys::path::parent_path(self)).str();
+}
+
+// A file installed beside mycc: <prefix>/<a>/<b>/... (the prelude header in
+// include/mycc/; the runtime library is lib64/libmycc_rt.a).
 std::string installedFile(std::initializer_list<llvm::StringRef> parts) {
-  std::string self = llvm::sys::fs::getMainExecutable("mycc", (void *)&installedFile);
-  llvm::SmallString<256> path(llvm::sys::path::parent_path(
-      llvm::sys::path::parent_path(self)));
+  llvm::SmallString<256> path(prefixDir());
   for (llvm::StringRef part : parts) llvm::sys::path::append(path, part);
   return std::string(path);
 }
 
-int error(const std::string &message) {
-  llvm::errs() << "mycc: error: " << message << "\n";
-  return 1;
+// --version: what mycc is, then nvcc's identification for build systems.
+// CMake (3.25 to 4.0) recognises nvcc by the literal "nvcc: NVIDIA (R) Cuda
+// compiler driver" and takes the first V<d>.<d>.<d> as the toolkit version;
+// Meson takes the word after the last capital V of the whole output. So the
+// nvcc lines come last, the release line last of all, and nothing before it
+// reads as V<d>.<d>.<d> (docs/build-systems.md).
+void printVersion(const std::string &cudaPath) {
+  std::string source;
+  std::optional<CudaVersion> version = readToolkitVersion(cudaPath, &source);
+  llvm::raw_ostream &out = llvm::outs();
+  out << "mycc: the mycc CUDA compiler driver\n"
+      << "mycc version " << MYCC_VERSION << ", built on Clang/LLVM "
+      << MYCC_LLVM_VERSION << "\n";
+  std::string toolkit = "CUDA toolkit " + cudaPath;
+  if (version) toolkit += " (nvcc " + version->str() + ", from " + source + ")";
+  if (!std::regex_search(toolkit, std::regex("V[0-9]+\\.[0-9]+\\.[0-9]+")))
+    out << toolkit << "\n";
+  out << "nvcc: NVIDIA (R) Cuda compiler driver (compatibility line for build "
+         "systems; this is mycc, not NVIDIA's nvcc)\n";
+  if (version)
+    out << "Cuda compilation tools, release " << version->major << "."
+        << version->minor << ", V" << version->str() << "\n";
+  else
+    out << "Cuda compilation tools: no toolkit version found in " << cudaPath
+        << "\n";
 }
+
+// nvcc's environment lines, printed once before the steps with -v and
+// --dryrun. Build systems read them (CMake: TOP, NVVMIR_LIBRARY_DIR, PATH,
+// INCLUDES, SYSTEM_INCLUDES, LIBRARIES; docs/build-systems.md); they
+// describe the toolkit-shaped prefix, whose LIBRARIES value the link command
+// repeats verbatim.
+void printToolkitVariables(llvm::raw_ostream &out, const Toolkit &t) {
+  out << "#$ TOP=" << t.prefix << "\n";
+  out << "#$ NVVMIR_LIBRARY_DIR=" << t.prefix << "/nvvm/libdevice\n";
+  std::string path = t.prefix + "/bin";
+  if (auto env = llvm::sys::Process::GetEnv("PATH"); env && !env->empty())
+    path += ":" + *env;
+  out << "#$ PATH=" << path << "\n";
+  out << "#$ INCLUDES=\"-I" << t.prefix << "/include\"\n";
+  if (llvm::sys::fs::is_directory(t.prefix + "/include/cccl"))
+    out << "#$ SYSTEM_INCLUDES=\"-isystem\" \"" << t.prefix
+        << "/include/cccl\"\n";
+  out << "#$ LIBRARIES=  " << librariesValue(t) << "\n";
+}
+
+// -run: like nvcc, the program runs through the shell, `command` (its path
+// as written) followed by the -run-args words, and mycc exits with its status.
+// Meson checks its CUDA compiler with `--run "<path>"`, the quotes being part
+// of the argument: the shell removes them, as it does for nvcc.
+int runProgram(const std::string &command, const Options &o) {
+  std::string line = command;
+  for (const std::string &arg : o.runArgs) line += " " + arg;
+  if (o.verbose || o.dryrun)
+    (o.dryrun ? llvm::outs() : llvm::errs()) << "#$ " << line << "\n";
+  if (o.dryrun) return 0;
+  llvm::outs().flush();
+  llvm::errs().flush();
+  llvm::StringRef args[] = {"sh", "-c", line};
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait("/bin/sh", args, std::nullopt, {}, 0, 0,
+                                     &message);
+  if (rc < 0) return error("-run: cannot run '" + command + "': " + message);
+  return rc;
+}
+
+// -run with a single input that is not something to compile or link: nvcc
+// runs it as it is.
+bool isProgramToRun(const Options &o) {
+  if (!o.run || o.language || o.inputs.size() != 1) return false;
+  llvm::StringRef name = llvm::sys::path::filename(o.inputs[0]);
+  for (llvm::StringRef ext : {".cu", ".c", ".cpp", ".cc", ".cxx", ".C", ".o", ".a", ".so"})
+    if (name.ends_with(ext)) return false;
+  return !name.contains(".so.");
+}
+
+// The built program as a shell word: ./"a.out" in nvcc's spelling, single
+// quotes here.
+std::string shellWord(std::string path) {
+  if (path.find('/') == std::string::npos) path = "./" + path;
+  std::string quoted = "'";
+  for (char c : path) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// The host compiler: -ccbin as given (a directory means its g++), else g++
+// from PATH, by its absolute path.
+std::string hostCompiler(const Options &o) {
+  if (!o.ccbin.empty()) {
+    if (llvm::sys::fs::is_directory(o.ccbin)) return o.ccbin + "/g++";
+    return o.ccbin;
+  }
+  if (auto found = llvm::sys::findProgramByName("g++")) return *found;
+  return "g++";
+}
+
 
 // -arch=native: the installed GPUs, as the toolkit's own __nvcc_device_query
 // reports them (nvcc runs the same program). On success it prints the
@@ -132,14 +223,10 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (o.showVersion) {
-    llvm::outs() << "mycc: the mycc CUDA compiler driver\n"
-                 << "mycc version " << MYCC_VERSION << " (LLVM "
-                 << MYCC_LLVM_VERSION << ")\n"
-                 << "Cuda compilation tools, release "
-                 << toolkitVersion(cudaPath) << " (toolkit at " << cudaPath
-                 << ")\n";
+    printVersion(cudaPath);
     return 0;
   }
+  if (isProgramToRun(o)) return runProgram(o.inputs[0], o);
   if (o.listGpuArch || o.listGpuCode) {
     // Like nvcc, the lists name the plain architectures only; the `a` and
     // `f` forms (sm_90a, sm_100f, ...) are accepted without being listed.
@@ -151,14 +238,20 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  if (!llvm::sys::fs::exists(cudaPath + "/include/cuda_runtime.h"))
-    return error("no CUDA toolkit at '" + cudaPath +
-                 "' (set --cuda-path or CUDA_PATH)");
   Toolkit toolkit;
   toolkit.cudaPath = cudaPath;
   toolkit.ptxas = cudaPath + "/bin/ptxas";
-  toolkit.hostCompiler = o.ccbin.empty() ? "g++" : o.ccbin;
-  toolkit.runtimeLibrary = installedFile({"lib", "libmycc_rt.a"});
+  toolkit.hostCompiler = hostCompiler(o);
+  toolkit.prefix = prefixDir();
+
+  if (!llvm::sys::fs::exists(cudaPath + "/include/cuda_runtime.h"))
+    return error("no CUDA toolkit at '" + cudaPath +
+                 "' (set --cuda-path or CUDA_PATH)");
+  if (std::optional<CudaVersion> v = readToolkitVersion(cudaPath)) {
+    toolkit.versionMajor = v->major;
+    toolkit.versionMinor = v->minor;
+    toolkit.versionBuild = v->build;
+  }
   // The prelude every .cu is compiled with (include/mycc/prelude.h).
   toolkit.prelude = installedFile({"include", "mycc", "prelude.h"});
   if (!llvm::sys::fs::exists(toolkit.prelude))
@@ -195,6 +288,11 @@ int main(int argc, char **argv) {
     ownTempDir = true;
   }
 
+  // Like nvcc, the environment comes before the steps, and before an input
+  // is rejected: CMake runs `mycc -v __cmake_determine_cuda` only to read it.
+  if (o.verbose || o.dryrun)
+    printToolkitVariables(o.dryrun ? llvm::outs() : llvm::errs(), toolkit);
+
   Plan plan;
   std::string planError;
   if (!buildPlan(o, toolkit, tempDir, plan, planError)) {
@@ -204,6 +302,7 @@ int main(int argc, char **argv) {
   if (o.dryrun) {
     for (const Step &s : plan.steps)
       llvm::outs() << "#$ " << describeStep(s, o, toolkit) << "\n";
+    if (o.run) runProgram(shellWord(o.output.empty() ? "a.out" : o.output), o);
     return 0;
   }
 
@@ -213,5 +312,7 @@ int main(int argc, char **argv) {
   llvm::InitializeAllAsmParsers();
   int rc = executePlan(plan, o, toolkit);
   if (ownTempDir) llvm::sys::fs::remove_directories(tempDir);
+  if (rc == 0 && o.run)
+    return runProgram(shellWord(o.output.empty() ? "a.out" : o.output), o);
   return rc;
 }

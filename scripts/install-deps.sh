@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what mycc builds with, from Debian's packages: LLVM/Clang 22,
-# CLI11, GoogleTest, CMake and Ninja. The CUDA 13 toolkit must already be
-# installed (CUDA_PATH, nvcc on PATH, or /usr/local/cuda).
+# CLI11, GoogleTest, CMake and Ninja, and what the build-system tests use
+# (Make, Meson; a CMake >= 4.1 from PyPI below). The CUDA 13 toolkit must
+# already be installed (CUDA_PATH, nvcc on PATH, or /usr/local/cuda).
 set -euo pipefail
 
 packages=(llvm-22-dev libclang-22-dev clang-22 llvm-22-tools libcli11-dev
-          libgtest-dev cmake ninja-build liblz4-dev libzstd-dev)
+          libgtest-dev cmake ninja-build liblz4-dev libzstd-dev make meson)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -38,4 +39,17 @@ if [[ ! -x "$cuda/bin/cuobjdump" ]] && ! command -v cuobjdump >/dev/null &&
   python3 -m pip install -q --disable-pip-version-check --target "$tools" \
     "nvidia-cuda-cuobjdump>=13.0,<14" ||
     echo "install-deps: cuobjdump unavailable; fat binary tests will be unsupported" >&2
+fi
+
+# The build_systems tests configure the CMake example with the system's CMake
+# (3.25 on Debian 12) and with a CMake >= 4.1, whose NVIDIA compiler
+# detection differs (docs/build-systems.md). The latter comes from PyPI's
+# cmake package into build/tools/cmake4 (its binary is
+# build/tools/cmake4/cmake/data/bin/cmake); without network that test reports
+# itself skipped.
+if [[ -z "$(find "$tools/cmake4" -path '*/data/bin/cmake' -type f 2>/dev/null | head -n1)" ]]; then
+  echo "install-deps: installing CMake >= 4.1 from PyPI into build/tools/cmake4"
+  python3 -m pip install -q --disable-pip-version-check --target "$tools/cmake4" \
+    "cmake>=4.1,<5" ||
+    echo "install-deps: CMake >= 4.1 unavailable; the build_systems_cmake4 test will be skipped" >&2
 fi

@@ -167,5 +167,23 @@ __cxa_deleted_virtual(void) {
 }
 #endif
 
+//===----------------------------------------------------------------------===//
+// The CUDA runtime, linked for mycc's runtime
+//===----------------------------------------------------------------------===//
+//
+// Every unit registers its kernels through mycc's runtime (libmycc_rt.a),
+// which calls the CUDA runtime. Build systems that link by themselves put the
+// libraries in their own order: CMake links `... -lcudart_static -lrt
+// -lpthread -ldl ... -lmycc_rt` (docs/build-systems.md), and a static
+// archive is only searched for what is undefined when the linker reaches it.
+// A unit that calls no CUDA runtime function itself (CMake's own test
+// programs, `int main() {}`) would then leave mycc's runtime without the CUDA
+// runtime. So each unit refers to it here, on the host side: the CUDA runtime
+// is linked for every unit, as mycc's runtime needs it anyway.
+#if !defined(__CUDA_ARCH__)
+static cudaError_t (*const __mycc_cudart_anchor)(void)
+    __attribute__((used)) = &cudaGetLastError;
+#endif
+
 #endif // __cplusplus && __CUDA__
 #endif // MYCC_PRELUDE_H

@@ -130,17 +130,28 @@ void addPrelude(const SourceOptions &o, std::vector<std::string> &cc1) {
 // mycc names itself as nvcc does (__NVCC__, __CUDACC_VER_MAJOR__, ...), under
 // its own names: it does not define __NVCC__, which would send CCCL down paths
 // written for nvcc's front end (docs/nvcc-compatibility.md, "__NVCC__ and the
-// code paths it selects"). The macros go ahead of every -D/-U of the cc1 job,
-// so the user's -D/-U win.
-void addIdentityMacros(std::vector<std::string> &cc1) {
+// code paths it selects"), except in CMake's compiler identification source
+// (docs/build-systems.md). nvcc's version macros carry the toolkit's nvcc
+// version, as nvcc defines them: the CUDA headers test them only for NVRTC,
+// and CCCL only under __NVCC__ or NVRTC. The macros go ahead of every -D/-U
+// of the cc1 job, so the user's -D/-U win.
+void addIdentityMacros(const SourceOptions &o, std::vector<std::string> &cc1) {
   auto at = std::find_if(cc1.begin(), cc1.end(), [](const std::string &arg) {
     llvm::StringRef a(arg);
     return a.starts_with("-D") || a.starts_with("-U");
   });
-  cc1.insert(at, {"-D__MYCC__=1",
-                  "-D__MYCC_VER_MAJOR__=" + std::to_string(MYCC_VERSION_MAJOR),
-                  "-D__MYCC_VER_MINOR__=" + std::to_string(MYCC_VERSION_MINOR),
-                  "-D__MYCC_VER_PATCH__=" + std::to_string(MYCC_VERSION_PATCH)});
+  std::vector<std::string> macros{
+      "-D__MYCC__=1",
+      "-D__MYCC_VER_MAJOR__=" + std::to_string(MYCC_VERSION_MAJOR),
+      "-D__MYCC_VER_MINOR__=" + std::to_string(MYCC_VERSION_MINOR),
+      "-D__MYCC_VER_PATCH__=" + std::to_string(MYCC_VERSION_PATCH)};
+  if (o.cudaVerMajor) {
+    macros.push_back("-D__CUDACC_VER_MAJOR__=" + std::to_string(o.cudaVerMajor));
+    macros.push_back("-D__CUDACC_VER_MINOR__=" + std::to_string(o.cudaVerMinor));
+    macros.push_back("-D__CUDACC_VER_BUILD__=" + std::to_string(o.cudaVerBuild));
+  }
+  if (o.defineNvcc) macros.push_back("-D__NVCC__");
+  cc1.insert(at, macros.begin(), macros.end());
 }
 
 // Options both sides share: what the user passed, plus nvcc's conventions.
@@ -252,7 +263,7 @@ bool Invocations::hostPreprocess(const SourceOptions &o,
   a.push_back(input);
   if (!cc1FromDriver(a, cc1, error)) return false;
   addPrelude(o, cc1);
-  addIdentityMacros(cc1);
+  addIdentityMacros(o, cc1);
   if (deps) addDependencyOutput(*deps, cc1);
   return true;
 }
@@ -291,13 +302,19 @@ bool Invocations::device(const SourceOptions &o, const std::string &input,
   addCommonDriverArgs(o, a);
   // Device code is optimised by default, as with nvcc; mycc runs the LLVM
   // pipeline itself, so the front end only needs to produce optimisable IR.
-  a.push_back("-O3");
+  // -G (nvcc's cicc gets -g -O0) asks for full debug information and no
+  // optimisation, as Clang's --cuda-noopt-device-debug does.
+  if (o.deviceDebug) {
+    a.insert(a.end(), {"-O0", "-g"});
+  } else {
+    a.push_back("-O3");
+    if (o.deviceLineInfo) a.push_back("-gline-tables-only");
+  }
   if (o.rdc) a.push_back("-fgpu-rdc");
-  if (o.deviceLineInfo) a.push_back("-gline-tables-only");
   a.push_back(input);
   if (!cc1FromDriver(a, cc1, error)) return false;
   addPrelude(o, cc1);
-  addIdentityMacros(cc1);
+  addIdentityMacros(o, cc1);
 
   // Clang's driver lists only the one arch in __CUDA_ARCH_LIST__; nvcc lists
   // them all. nvcc's macros for `a` and `f` targets follow it, before the

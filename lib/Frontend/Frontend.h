@@ -30,6 +30,7 @@ struct SourceOptions {
   unsigned hostOptLevel = 0;
   bool hostDebug = false;   // -g
   bool deviceLineInfo = false; // -lineinfo
+  bool deviceDebug = false;    // -G: full device debug information, -O0
   bool noWarnings = false;
   bool warningsAsErrors = false;
   std::vector<std::string> hostCompilerFlags; // -Xcompiler, for the host side
@@ -37,6 +38,12 @@ struct SourceOptions {
   // .cu on the host (preprocessing) and the device side; empty for none.
   std::string prelude;
   unsigned errorLimit = 0; // -Xcudafe --error_limit=N: -ferror-limit=N; 0: default
+  // nvcc's __CUDACC_VER_MAJOR__/MINOR__/BUILD__: the toolkit's nvcc version
+  // (13, 0, 88); not defined when major is 0 (version unknown).
+  unsigned cudaVerMajor = 0, cudaVerMinor = 0, cudaVerBuild = 0;
+  // Define __NVCC__ (only for CMake's compiler identification source: see
+  // docs/build-systems.md).
+  bool defineNvcc = false;
   // -rdc=true: the device side compiles with -fgpu-rdc. `cuid` names the
   // unit (Clang's -cuid) on both sides: Clang appends its hash to the device
   // symbols of internal kernels and variables, so that two units' `static`

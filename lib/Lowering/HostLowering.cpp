@@ -270,13 +270,17 @@ private:
     } else if (const auto *written = fd->getTemplateSpecializationArgsAsWritten()) {
       self += rw.getRewrittenText(SourceRange(written->LAngleLoc, written->RAngleLoc));
     }
-    std::string argList = "nullptr", typeList;
+    // -std=c++03: Clang's spellings of nullptr and decltype that every C++
+    // mode accepts (nvcc compiles kernels in C++03 too).
+    const bool cxx11 = ctx.getLangOpts().CPlusPlus11;
+    std::string argList = cxx11 ? "nullptr" : "__nullptr", typeList;
+    const char *decltypeKeyword = cxx11 ? "decltype(" : "__decltype(";
     for (size_t i = 0; i < names.size(); ++i) {
       bool pack = llvm::StringRef(names[i]).ends_with("...");
       std::string base = pack ? names[i].substr(0, names[i].size() - 3) : names[i];
       argList += ", (void *)&" + base + (pack ? "..." : "");
       if (i) typeList += ", ";
-      typeList += "decltype(" + base + ")" + (pack ? "..." : "");
+      typeList += decltypeKeyword + base + ")" + (pack ? "..." : "");
     }
     // The stub passes its own address, the kernel's identity on the host;
     // the cast picks this overload (and this specialisation) by type.

@@ -6,8 +6,11 @@
 namespace mycc::offload {
 
 std::vector<std::string> ptxasCommand(const PtxasJob &job) {
-  std::vector<std::string> cmd{job.ptxas, "-arch=" + job.gpuName, "-m64",
-                               "-O3"};
+  std::vector<std::string> cmd{job.ptxas, "-arch=" + job.gpuName, "-m64"};
+  if (job.deviceDebug)
+    cmd.insert(cmd.end(), {"-g", "--dont-merge-basicblocks", "--return-at-end"});
+  else
+    cmd.push_back("-O3");
   if (job.lineInfo) cmd.push_back("--generate-line-info");
   cmd.insert(cmd.end(), job.extraOptions.begin(), job.extraOptions.end());
   cmd.push_back(job.ptxFile);

@@ -12,6 +12,9 @@ struct PtxasJob {
   std::string gpuName;  // "sm_90a"
   std::string cubinFile;
   bool lineInfo = false;
+  // -G: ptxas's debug build, as nvcc 13.0 asks for it (measured with
+  // --dryrun): -g --dont-merge-basicblocks --return-at-end, no -O3.
+  bool deviceDebug = false;
   std::vector<std::string> extraOptions; // -Xptxas
 };
 

@@ -1,5 +1,6 @@
 import os
 import shutil
+import sys
 import lit.formats
 
 config.name = "mycc"
@@ -14,6 +15,7 @@ config.substitutions.append(("%mycc-objdump", os.path.join(config.mycc_bin_dir, 
 config.substitutions.append(("%mycc", os.path.join(config.mycc_bin_dir, "mycc")))
 config.substitutions.append(("%cuda_path", config.cuda_path))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%python", sys.executable))
 # FileCheck and not come from LLVM's tools.
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
