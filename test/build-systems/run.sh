@@ -92,17 +92,7 @@ run_cmake() {
   note "CMake $cmake_version ($cmake)"
 
   local extra=()
-  # CMake compiles CUDA with -MD -MT <target> -MF <file> (nvcc >= 10.2.89).
-  if ! accepts -MD -MT probe.o -MF probe.d -c probe.cu -o probe.o; then
-    note "mycc does not accept -MD/-MT/-MF: CMake's compiler depfiles turned off"
-    extra+=("-DCMAKE_USER_MAKE_RULES_OVERRIDE_CUDA=$src/test/build-systems/no-depfiles.cmake")
-  fi
-  local programs=(main_app host_app mixed_app)
-  if accepts -rdc=true -c probe.cu -o probe_rdc.o && accepts -dlink probe_rdc.o -o probe_dlink.o; then
-    note "mycc has -rdc/-dlink: building the CUDA_SEPARABLE_COMPILATION target"
-    extra+=(-DMYCC_EXAMPLE_RDC=ON)
-    programs+=(rdc_app)
-  fi
+  local programs=(main_app host_app mixed_app rdc_app)
 
   local generator
   for generator in Ninja "Unix Makefiles"; do
