@@ -144,7 +144,9 @@ public:
     std::string linked = kLinkedImagePrefix + options.unitId;
     if (options.rdc)
       os << "extern \"C\" const struct __mycc_linked_image " << linked
-         << " __attribute__((visibility(\"hidden\")));\n";
+         << " __attribute__((visibility(\"hidden\")));\n"
+         << "extern \"C\" __attribute__((visibility(\"hidden\"))) const char "
+         << kUnitSymbolPrefix << options.unitId << "[1] = {0};\n";
     else
       os << "extern \"C\" const char " << kFatbinWrapperSymbol
          << "[] __attribute__((visibility(\"hidden\")));\n";
@@ -461,6 +463,14 @@ std::string deviceLinkUnit(const std::vector<std::string> &unitIds,
       os << "extern const struct __mycc_linked_image " << kLinkedImagePrefix
          << unitIds[i] << " __attribute__((alias(\"" << first
          << "\"), visibility(\"hidden\")));\n";
+    // References to the units: the host link takes each of them.
+    for (const std::string &id : unitIds)
+      os << "__attribute__((visibility(\"hidden\"))) extern const char "
+         << kUnitSymbolPrefix << id << "[];\n";
+    os << "__attribute__((used)) static const void *const __mycc_units[] = {";
+    for (size_t i = 0; i < unitIds.size(); ++i)
+      os << (i ? ", " : "") << kUnitSymbolPrefix << unitIds[i];
+    os << "};\n";
   }
   os << "}\n";
   return out;

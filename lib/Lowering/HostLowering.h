@@ -55,6 +55,12 @@ constexpr const char *kFatbinWrapperSymbol = "__mycc_fatbin_wrapper";
 // this name undefined.
 constexpr const char *kLinkedImagePrefix = "__mycc_device_link_of_unit_";
 
+// With -rdc=true, a symbol (prefix + unit id) each unit's host object defines
+// and the device link's object refers to: a host link then takes every
+// object whose device code the device link took (archive members included),
+// so that every unit of the linked image registers itself.
+constexpr const char *kUnitSymbolPrefix = "__mycc_rdc_unit_";
+
 // The host unit of a device link: one struct __mycc_linked_image naming the
 // linked fat binary (kFatbinWrapperSymbol, defined by the host object) and
 // the number of units, under the link symbol of each unit in `unitIds`
