@@ -14,7 +14,7 @@
 #   run.sh meson   <mycc> <source dir> <toolkit>
 #
 # Exit status: 0 passed, 1 failed, 77 (skipped) when the build system is not
-# installed; with MYCC_REQUIRE_BUILD_SYSTEMS (.ci/run sets it) or CI set in
+# installed; with MYCC_REQUIRE_BUILD_SYSTEMS (scripts/test.sh sets it) or CI set in
 # the environment a missing build system fails.
 # Programs are run (and must pass) only where a GPU is present.
 set -u
