@@ -230,7 +230,9 @@ bool buildPlan(const Options &o, const Toolkit &t, const std::string &tempDir,
   }
 
   std::vector<std::string> linkInputs;
-  std::vector<std::string> objectInputs; // given on the command line
+  // What a device link reads: the objects given and, with -rdc=true, the
+  // units' objects of this run (not those compiled from .c/.cpp inputs).
+  std::vector<std::string> deviceLinkInputs;
   bool rdcUnits = false; // a unit of this run has relocatable device code
   // -rdc=true units, for -c and for a link, carry bitcode (relocatable
   // device code); -ptx still writes the unit's (relocatable) PTX.
@@ -305,7 +307,7 @@ bool buildPlan(const Options &o, const Toolkit &t, const std::string &tempDir,
       // As with nvcc, -M passes over objects.
       if (o.phase != Phase::Dependencies) {
         linkInputs.push_back(input);
-        objectInputs.push_back(input);
+        deviceLinkInputs.push_back(input);
       }
       continue;
     }
@@ -354,7 +356,6 @@ bool buildPlan(const Options &o, const Toolkit &t, const std::string &tempDir,
 
     unsigned unit = plan.cuInputs.size();
     plan.cuInputs.push_back(input);
-    plan.unitIds.emplace_back();
 
     if (o.phase == Phase::Preprocess) {
       Step s{StepKind::PreprocessHost};
@@ -432,10 +433,9 @@ bool buildPlan(const Options &o, const Toolkit &t, const std::string &tempDir,
     }
     if (o.phase == Phase::Ptx || o.phase == Phase::Cubin) continue;
 
-    std::string deviceCode; // what the host object embeds
-    if (rdcObject) {
-      deviceCode = relocatable.empty() ? "" : relocatable.front();
-    } else {
+    // What the host object embeds: the unit's bitcode, or its fat binary.
+    std::vector<std::string> deviceCode = relocatable;
+    if (!rdcObject) {
       Step proto{StepKind::Bundle};
       proto.unit = unit;
       Step bundle = bundleStep(bundleInputs, bundled, proto);
@@ -443,26 +443,26 @@ bool buildPlan(const Options &o, const Toolkit &t, const std::string &tempDir,
                                                : temp(".fatbin");
       plan.steps.push_back(bundle);
       if (o.phase == Phase::Fatbin) continue;
-      deviceCode = bundle.output;
+      deviceCode = {bundle.output};
     }
 
     Step host{StepKind::CompileHost};
     host.inputs = {lowered};
-    if (rdcObject)
-      host.inputs.insert(host.inputs.end(), relocatable.begin(),
-                         relocatable.end());
-    else
-      host.inputs.push_back(deviceCode);
+    host.inputs.insert(host.inputs.end(), deviceCode.begin(), deviceCode.end());
     host.unit = unit;
     host.output = o.phase == Phase::Compile ? finalOr(base + ".o") : temp(".o");
     plan.steps.push_back(host);
     linkInputs.push_back(host.output);
-    if (rdcObject) rdcUnits = true;
+    if (rdcObject) {
+      rdcUnits = true;
+      deviceLinkInputs.push_back(host.output);
+    }
   }
 
   if (o.rdc) {
     // Each unit's id: stable for the same source, output and options,
     // distinct for two units of one program (even of one source).
+    std::vector<std::string> unitIds;
     for (unsigned unit = 0; unit < plan.cuInputs.size(); ++unit) {
       llvm::SmallString<256> src(plan.cuInputs[unit]), out(o.output);
       llvm::sys::fs::make_absolute(src);
@@ -470,43 +470,36 @@ bool buildPlan(const Options &o, const Toolkit &t, const std::string &tempDir,
       std::string key = std::string(src) + '\0' + std::string(out) + '\0' +
                         std::to_string(unit);
       for (const auto &pair : o.targets) key += '\0' + pair.virtualArch.str();
-      plan.unitIds[unit] = llvm::utohexstr(
+      unitIds.push_back(llvm::utohexstr(
           llvm::xxh3_64bits(llvm::arrayRefFromStringRef(key)),
-          /*LowerCase=*/true, 16);
+          /*LowerCase=*/true, 16));
     }
     for (Step &step : plan.steps)
       if (!step.deviceLink && step.command.empty() &&
-          step.unit < plan.unitIds.size())
-        step.unitId = plan.unitIds[step.unit];
+          step.unit < unitIds.size())
+        step.unitId = unitIds[step.unit];
   }
 
   bool deviceLink = o.phase == Phase::DeviceLink;
-  if (o.phase == Phase::Link) {
-    // nvcc device-links whenever it links: objects with relocatable device
-    // code need it even without -rdc on this command line.
-    if (!rdcUnits)
-      for (const auto &input : objectInputs) {
-        std::vector<offload::RelocatableImage> found;
-        std::string ignored;
-        if (offload::readRelocatableImages(input, found, ignored) &&
-            !found.empty()) {
-          deviceLink = true;
-          break;
-        }
-      }
-    deviceLink = deviceLink || rdcUnits;
+  std::vector<TargetPair> linkTargets = o.targets;
+  if (o.phase == Phase::Link || deviceLink) {
+    for (const auto &archive : archivesOfLibs(o))
+      deviceLinkInputs.push_back(archive);
+    // The relocatable device code of the files that exist already: nvcc
+    // device-links whenever it links, so objects or -l archives with it need
+    // a device link even without -rdc on this command line; and without
+    // targets on the command line, the device link builds theirs.
+    std::vector<offload::RelocatableImage> images;
+    for (const auto &input : deviceLinkInputs)
+      if (llvm::sys::fs::exists(input) &&
+          !offload::readRelocatableImages(input, images, error))
+        return false;
+    deviceLink = deviceLink || rdcUnits || !images.empty();
+    if (!o.targetsGiven && !rdcUnits) linkTargets = targetsOfImages(images);
   }
   std::string dlinkObject;
   if (deviceLink) {
-    std::vector<std::string> sources = linkInputs;
-    for (const auto &archive : archivesOfLibs(o)) sources.push_back(archive);
-    std::vector<TargetPair> linkTargets = o.targets;
-    if (!o.targetsGiven && !rdcUnits) {
-      std::vector<offload::RelocatableImage> images;
-      for (const auto &input : sources)
-        if (!offload::readRelocatableImages(input, images, error)) return false;
-      linkTargets = targetsOfImages(images);
-    }
+    const std::vector<std::string> &sources = deviceLinkInputs;
     std::string base = "a_dlink";
     auto temp = [&](const std::string &suffix) {
       std::string path = joinPath(tempDir, base + suffix);

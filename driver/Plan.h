@@ -38,7 +38,8 @@ struct Step {
   // Part of the device link (DeviceLink, DeviceLinkHost and their Assemble
   // and Bundle steps), which runs after every unit; `unit` is unused then.
   bool deviceLink = false;
-  // -rdc=true: the unit's id (Plan::unitIds) on its in-process steps.
+  // -rdc=true: the unit's id (Clang's -cuid, and the suffix of its device
+  // link symbols) on its in-process steps.
   std::string unitId;
   // PreprocessHost and CompileSource with -M/-MD: the temporary file the
   // dependency rule goes to, for `depsTarget`; a Depfile step then puts it
@@ -71,9 +72,6 @@ std::string librariesValue(const Toolkit &toolkit);
 
 struct Plan {
   std::vector<std::string> cuInputs; // one per unit
-  // -rdc=true: each unit's id (Clang's -cuid, and the suffix of its device
-  // link symbol), parallel to cuInputs.
-  std::vector<std::string> unitIds;
   std::vector<Step> steps;
   std::vector<std::string> temporaries; // removed unless --keep
   std::string tempDir;
