@@ -210,9 +210,37 @@ bool bundle(const Step &s, std::vector<uint8_t> &fatbin, std::string &error) {
       error);
 }
 
-class UnitRunner {
+// What the runners share: -v announcements from several threads, and the
+// ptxas runs that follow a PTX file.
+class StepRunner {
+protected:
+  StepRunner(const Options &o, const Toolkit &t) : o(o), t(t) {}
+
+  void verbose(const Step &s) {
+    if (!o.verbose) return;
+    std::lock_guard<std::mutex> lock(printMutex);
+    llvm::errs() << "#$ " << describeStep(s, o, t) << "\n";
+  }
+
+  // Runs the Assemble steps of `steps` that read `ptx`.
+  bool assemble(const std::string &ptx, const std::vector<const Step *> &steps,
+                std::string &error) {
+    for (const Step *s : steps)
+      if (s->kind == StepKind::Assemble && s->inputs[0] == ptx) {
+        verbose(*s);
+        if (!runTool(*s, error)) return false;
+      }
+    return true;
+  }
+
+  const Options &o;
+  const Toolkit &t;
+  std::mutex printMutex;
+};
+
+class UnitRunner : StepRunner {
 public:
-  UnitRunner(const Options &o, const Toolkit &t) : o(o), t(t) {}
+  UnitRunner(const Options &o, const Toolkit &t) : StepRunner(o, t) {}
 
   bool run(const std::vector<const Step *> &steps, std::string &error) {
     // Device side: one thread per virtual arch, each assembling its cubins.
@@ -267,12 +295,6 @@ public:
   }
 
 private:
-  void verbose(const Step &s) {
-    if (!o.verbose) return;
-    std::lock_guard<std::mutex> lock(printMutex);
-    llvm::errs() << "#$ " << describeStep(s, o, t) << "\n";
-  }
-
   bool runDevice(const Step &dev, const std::vector<std::string> &cc1,
                  const std::vector<const Step *> &steps, std::string &error,
                  llvm::raw_ostream &diagnostics) {
@@ -300,12 +322,7 @@ private:
     if (!offload::compileDeviceToPtx(cc1, codegen, ptx, error, &diagnostics))
       return false;
     if (!writeFileAtomic(dev.output, ptx, error)) return false;
-    for (const Step *s : steps)
-      if (s->kind == StepKind::Assemble && s->inputs[0] == dev.output) {
-        verbose(*s);
-        if (!runTool(*s, error)) return false;
-      }
-    return true;
+    return assemble(dev.output, steps, error);
   }
 
   bool runHostFront(const std::vector<const Step *> &steps, std::string &error) {
@@ -397,9 +414,6 @@ public:
   std::string cuInput;
 
 private:
-  const Options &o;
-  const Toolkit &t;
-  std::mutex printMutex;
   std::string loweredText;
   std::vector<uint8_t> fatbin;
   std::unique_ptr<offload::HostUnit> hostUnit;
@@ -410,9 +424,9 @@ private:
 // The device link: reads the relocatable device code of its inputs, links
 // and generates code per virtual arch (in parallel, each assembling its
 // cubins), bundles, and compiles the host object that registers the result.
-class DeviceLinkRunner {
+class DeviceLinkRunner : StepRunner {
 public:
-  DeviceLinkRunner(const Options &o, const Toolkit &t) : o(o), t(t) {}
+  DeviceLinkRunner(const Options &o, const Toolkit &t) : StepRunner(o, t) {}
 
   bool run(const std::vector<const Step *> &steps, std::string &error) {
     const Step *host = nullptr;
@@ -512,23 +526,8 @@ private:
     if (!offload::linkDeviceToPtx(inputs, target, codegen, ptx, error) ||
         !writeFileAtomic(link.output, ptx, error))
       return false;
-    for (const Step *s : steps)
-      if (s->kind == StepKind::Assemble && s->inputs[0] == link.output) {
-        verbose(*s);
-        if (!runTool(*s, error)) return false;
-      }
-    return true;
+    return assemble(link.output, steps, error);
   }
-
-  void verbose(const Step &s) {
-    if (!o.verbose) return;
-    std::lock_guard<std::mutex> lock(printMutex);
-    llvm::errs() << "#$ " << describeStep(s, o, t) << "\n";
-  }
-
-  const Options &o;
-  const Toolkit &t;
-  std::mutex printMutex;
 };
 
 } // namespace

@@ -996,6 +996,19 @@ void registerLinkedGroup(const __mycc_linked_image *image,
   registerModule(name, image->fatbin_wrapper, units);
 }
 
+// Marks `group` registered and hands out its units, whose kernels stop
+// waiting. Called with the registry's lock held.
+std::vector<const __mycc_module_desc *> takeUnits(Registry &r,
+                                                  LinkedGroup &group) {
+  group.registered = true;
+  std::vector<const __mycc_module_desc *> units;
+  units.swap(group.units);
+  for (const __mycc_module_desc *unit : units)
+    for (unsigned i = 0; i < unit->num_kernels; ++i)
+      r.waiting.erase(unit->kernels[i].stub);
+  return units;
+}
+
 void registerLinkedUnit(const __mycc_module_desc *desc) {
   const __mycc_linked_image *image = desc->linked;
   if (image->abi_version != MYCC_ABI_VERSION) {
@@ -1023,11 +1036,7 @@ void registerLinkedUnit(const __mycc_module_desc *desc) {
         if (desc->kernels[i].stub) r.waiting[desc->kernels[i].stub] = image;
       return;
     }
-    group.registered = true;
-    ready.swap(group.units);
-    for (const __mycc_module_desc *unit : ready)
-      for (unsigned i = 0; i < unit->num_kernels; ++i)
-        r.waiting.erase(unit->kernels[i].stub);
+    ready = takeUnits(r, group);
   }
   registerLinkedGroup(image, std::move(ready));
 }
@@ -1044,11 +1053,7 @@ bool registerWaitingGroupOf(const void *stub) {
     if (it == r.waiting.end()) return false;
     image = it->second;
     LinkedGroup &group = r.linked[image];
-    group.registered = true;
-    ready.swap(group.units);
-    for (const __mycc_module_desc *unit : ready)
-      for (unsigned i = 0; i < unit->num_kernels; ++i)
-        r.waiting.erase(unit->kernels[i].stub);
+    ready = takeUnits(r, group);
   }
   if (logSelect())
     emit("mycc: select: device link " + std::string(image->name ? image->name : "") +

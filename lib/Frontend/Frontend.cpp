@@ -176,7 +176,14 @@ void addCommonDriverArgs(const SourceOptions &o, std::vector<std::string> &a) {
   if (o.noWarnings) a.push_back("-w");
   if (o.warningsAsErrors) a.push_back("-Werror");
   if (o.errorLimit) a.push_back("-ferror-limit=" + std::to_string(o.errorLimit));
-  if (!o.cuid.empty()) a.push_back("-cuid=" + o.cuid);
+}
+
+// The unit's -cuid, on the cc1 jobs that name its symbols: device code
+// generation (the externalized names of internal kernels and variables) and
+// the host parse the lowering reads them from. Given to cc1 directly: Clang's
+// driver passes -cuid on only to jobs it builds from a .cu.
+void addUnitId(const SourceOptions &o, std::vector<std::string> &cc1) {
+  if (!o.cuid.empty()) cc1.push_back("-cuid=" + o.cuid);
 }
 
 // Runs Clang's driver on `driverArgs` and returns the arguments of its first
@@ -282,9 +289,7 @@ bool Invocations::hostCompile(const SourceOptions &o, const std::string &input,
   addHostArgs(o, a);
   a.push_back(input);
   if (!cc1FromDriver(a, cc1, error)) return false;
-  // Clang's driver passes -cuid on only to jobs it builds from a .cu; the
-  // lowering needs it to name the unit's externalized device symbols.
-  if (!o.cuid.empty()) cc1.push_back("-cuid=" + o.cuid);
+  addUnitId(o, cc1);
   return true;
 }
 
@@ -315,6 +320,7 @@ bool Invocations::device(const SourceOptions &o, const std::string &input,
   if (!cc1FromDriver(a, cc1, error)) return false;
   addPrelude(o, cc1);
   addIdentityMacros(o, cc1);
+  addUnitId(o, cc1);
 
   // Clang's driver lists only the one arch in __CUDA_ARCH_LIST__; nvcc lists
   // them all. nvcc's macros for `a` and `f` targets follow it, before the
