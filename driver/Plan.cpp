@@ -163,6 +163,10 @@ targetsOfImages(const std::vector<offload::RelocatableImage> &images) {
 
 } // namespace
 
+bool isBuildInput(const Options &o, const std::string &path) {
+  return classify(o, path) != InputKind::Unknown;
+}
+
 bool buildPlan(const Options &o, const Toolkit &t, const std::string &tempDir,
                Plan &plan, std::string &error) {
   plan.tempDir = tempDir;

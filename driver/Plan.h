@@ -80,6 +80,10 @@ struct Plan {
 // Builds the plan. `tempDir` is where intermediate files go (the keep
 // directory with --keep). Returns false with a one-line `error` for inputs or
 // option combinations that cannot be planned.
+// Whether mycc compiles or links `path` (a .cu/.c/.cpp source, an object or a
+// library, or any source under -x), rather than not knowing what it is.
+bool isBuildInput(const Options &o, const std::string &path);
+
 bool buildPlan(const Options &options, const Toolkit &toolkit,
                const std::string &tempDir, Plan &plan, std::string &error);
 

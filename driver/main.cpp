@@ -116,11 +116,7 @@ int runProgram(const std::string &command, const Options &o) {
 // -run with a single input that is not something to compile or link: nvcc
 // runs it as it is.
 bool isProgramToRun(const Options &o) {
-  if (!o.run || o.language || o.inputs.size() != 1) return false;
-  llvm::StringRef name = llvm::sys::path::filename(o.inputs[0]);
-  for (llvm::StringRef ext : {".cu", ".c", ".cpp", ".cc", ".cxx", ".C", ".o", ".a", ".so"})
-    if (name.ends_with(ext)) return false;
-  return !name.contains(".so.");
+  return o.run && o.inputs.size() == 1 && !isBuildInput(o, o.inputs[0]);
 }
 
 // The built program as a shell word: ./"a.out" in nvcc's spelling, single
