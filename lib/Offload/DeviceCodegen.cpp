@@ -3,6 +3,7 @@
 #include "DeviceSema.h"
 #include "Frontend.h"
 #include "KernelParams.h"
+#include "LiveRanges.h"
 #include "SharedInit.h"
 
 #include "clang/CodeGen/CodeGenAction.h"
@@ -242,6 +243,9 @@ bool emitPtx(llvm::Module &module, llvm::TargetMachine &machine,
     llvm::raw_string_ostream out(ptx);
     llvm::buffer_ostream buffered(out);
     llvm::legacy::PassManager codegen;
+    // Fewer registers where LLVM's code generator cannot see the pressure
+    // (LiveRanges.h); runs inside the pipeline built below.
+    registerShortenLiveRanges();
     if (machine.addPassesToEmitFile(codegen, buffered, nullptr,
                                     llvm::CodeGenFileType::AssemblyFile)) {
       error = "NVPTX backend cannot emit PTX";
