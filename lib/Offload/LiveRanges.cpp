@@ -190,6 +190,7 @@ public:
         for (Instruction &inst : block)
           if (isCheap(inst) && inst.use_empty()) dead.push_back(&inst);
       RecursivelyDeleteTriviallyDeadInstructionsPermissive(dead);
+      liveness = Liveness(); // it may name deleted values
     }
     return pinInPlace() || changed;
   }
@@ -316,9 +317,9 @@ private:
 
   // Keeps in place (with a fake use in its own block, which machine sinking
   // respects) each cheap instruction whose result is used only in other
-  // blocks and at which two or more register operands die.
+  // blocks, at which two or more register operands die, and across which
+  // the result would stay live for kMinPinSpan or more instructions.
   bool pinInPlace() {
-    Liveness liveness; // the other one's may name deleted values
     SmallVector<Instruction *, 16> pins;
     for (BasicBlock &block : function)
       for (Instruction &inst : block) {
@@ -330,8 +331,7 @@ private:
           continue;
         SmallPtrSet<Value *, 2> dying;
         for (Value *op : inst.operands())
-          if (!isFree(op) && !isa<BasicBlock>(op) &&
-              !liveness.liveAt(op, inst.getNextNode()))
+          if (!isFree(op) && !liveness.liveAt(op, inst.getNextNode()))
             dying.insert(op);
         if (dying.size() >= 2 && liveness.liveThrough(&inst) >= kMinPinSpan)
           pins.push_back(&inst);
