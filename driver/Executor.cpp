@@ -179,9 +179,11 @@ bool runTool(const Step &step, std::string &error) {
   return true;
 }
 
-// Clang's device invocations carry backend options (-mllvm); they are
-// process-wide, so they are applied once, before any thread starts.
+// Clang's device invocations carry backend options (-mllvm), and code
+// generation has its own; they are process-wide, so they are applied once,
+// before any thread starts.
 void applyBackendOptions(const std::vector<std::string> &cc1) {
+  offload::applyBackendOptions();
   static std::once_flag once;
   std::call_once(once, [&] {
     std::vector<const char *> argv{"mycc"};

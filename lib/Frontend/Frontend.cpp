@@ -339,6 +339,12 @@ bool Invocations::device(const SourceOptions &o, const std::string &input,
   cc1.insert(at, extra.begin(), extra.end());
 
   requirePtxVersion(cc1, minPtxVersion(*arch));
+  // 32-bit pointers to shared, constant and local memory, as nvcc's PTX has
+  // them: the data layout of the IR Clang produces. Given to cc1, not to
+  // Clang's driver, which would also set the NVPTX backend's process-wide
+  // option; lib/Offload sets that (offload::applyBackendOptions) and checks the
+  // two agree.
+  cc1.push_back("-fcuda-short-ptr");
   return true;
 }
 

@@ -24,10 +24,12 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
 #include <map>
+#include <mutex>
 
 namespace mycc::offload {
 namespace {
@@ -181,13 +183,24 @@ createMachine(llvm::Module &module, const DeviceTarget &target,
     error = "NVPTX target unavailable: " + lookupError;
     return nullptr;
   }
+  applyBackendOptions();
   llvm::TargetOptions machineOpts;
   // nvcc contracts a*b+c into fma by default (--fmad=true).
   machineOpts.AllowFPOpFusion = llvm::FPOpFusion::Fast;
   std::unique_ptr<llvm::TargetMachine> machine(nvptx->createTargetMachine(
       module.getTargetTriple(), target.cpu, target.features, machineOpts,
       llvm::Reloc::Static, std::nullopt, codegenLevel(optLevel)));
-  module.setDataLayout(machine->createDataLayout());
+  // The IR was built for Clang's data layout; a backend with other pointer
+  // sizes (applyBackendOptions not called, or bitcode from a mycc that used
+  // another layout) would miscompile it.
+  llvm::DataLayout layout = machine->createDataLayout();
+  if (module.getDataLayout() != layout) {
+    error = "device code has data layout '" +
+            module.getDataLayoutStr() + "', the NVPTX backend '" +
+            layout.getStringRepresentation() +
+            "' (compiled by another version of mycc?)";
+    return nullptr;
+  }
   return machine;
 }
 
@@ -280,6 +293,14 @@ std::vector<std::string> undefinedSymbols(const llvm::Module &module) {
 }
 
 } // namespace
+
+void applyBackendOptions() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    const char *argv[] = {"mycc", "--nvptx-short-ptr"};
+    llvm::cl::ParseCommandLineOptions(2, argv);
+  });
+}
 
 bool compileDeviceToPtx(const std::vector<std::string> &cc1,
                         const DeviceCodegenOptions &options, std::string &ptx,

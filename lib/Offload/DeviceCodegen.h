@@ -33,6 +33,14 @@ struct RelocatableDeviceCode {
   DeviceTarget target;
 };
 
+// Sets the LLVM options device code generation needs, which LLVM keeps
+// process-wide: the NVPTX backend's 32-bit pointers to shared, constant and
+// local memory, the data layout frontend::Invocations::device gives Clang
+// (nvcc's PTX addresses shared memory the same way, and ptxas schedules those
+// addresses better). Idempotent; code generation calls it, a multi-threaded
+// caller should call it before its threads start.
+void applyBackendOptions();
+
 // `cc1` comes from frontend::Invocations::device. Source diagnostics go to
 // `diagnostics` (stderr by default); on failure `error` is empty when they
 // say it all, else it names the internal step that failed.

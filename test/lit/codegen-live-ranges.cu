@@ -37,9 +37,9 @@ __global__ void rank_keys(const unsigned *keys, unsigned *out, int shift, int bi
 // CHECK: shl.b32 [[FIELD:%r[0-9]+]], [[MASK]], [[SHIFT]];
 // CHECK-NEXT: and.b32 [[T0:%r[0-9]+]], [[KEY0]], [[FIELD]];
 // CHECK-NEXT: shr.u32 {{%r[0-9]+}}, [[T0]], [[SHIFT]];
-// CHECK-NEXT: mul.wide.u32
-// CHECK-NEXT: add.s64
-// CHECK-NEXT: ld.shared.b32
+// CHECK-NEXT: shl.b32 [[OFF0:%r[0-9]+]], {{%r[0-9]+}}, 2;
+// CHECK-NEXT: add.s32 [[ADDR0:%r[0-9]+]], {{%r[0-9]+}}, [[OFF0]];
+// CHECK-NEXT: ld.shared.b32 {{%r[0-9]+}}, [[[ADDR0]]];
 // CHECK-COUNT-7: and.b32 {{%r[0-9]+}}, {{%r[0-9]+}}, [[FIELD]];
 // CHECK-NOT: and.b32 {{%r[0-9]+}}, {{%r[0-9]+}}, [[MASK]];
 // CHECK: ret;

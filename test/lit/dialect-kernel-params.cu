@@ -70,7 +70,7 @@ __global__ void read_constant(const __grid_constant__ Big p, const int* idx, flo
 // CHECK-NOT: {{ld.param.b8|st.local.b8}}
 // CHECK: .local .align 4 .b8 __local_depot{{[0-9]+}}[32004];
 // CHECK: ld.param.b32 %r{{[0-9]+}}, [%rd{{[0-9]+}}
-// CHECK: st.local.b32 [%rd{{[0-9]+}}
+// CHECK: st.local.b32 [%r{{[0-9]+}}
 // CHECK: ld.local.b32
 // CHECK-NOT: {{ld.param.b8|st.local.b8}}
 // CHECK: ret;
