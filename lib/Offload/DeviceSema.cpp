@@ -7,10 +7,13 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/GlobalDecl.h"
 #include "clang/AST/Mangle.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
+#include <algorithm>
 #include <set>
 
 namespace mycc::offload {
@@ -43,15 +46,16 @@ public:
 
   void HandleTranslationUnit(ASTContext &context) override {
     std::unique_ptr<MangleContext> mangler(context.createMangleContext());
-    for (const VarDecl *vd : hostConstants) {
-      std::string name;
+    for (const VarDecl *vd : deviceUseOnly) {
+      DeviceSema::Constant constant;
       if (mangler->shouldMangleDeclName(vd)) {
-        llvm::raw_string_ostream os(name);
+        llvm::raw_string_ostream os(constant.symbol);
         mangler->mangleName(GlobalDecl(vd), os);
       } else {
-        name = vd->getName().str();
+        constant.symbol = vd->getName().str();
       }
-      owner.hostConstants.push_back(std::move(name));
+      constant.internal = !vd->isExternallyVisible();
+      owner.deviceUseOnly.push_back(std::move(constant));
     }
   }
 
@@ -93,7 +97,14 @@ private:
         if (!r->hasAttr<CUDADeviceAttr>())
           r->addAttr(CUDADeviceAttr::CreateImplicit(*ctx));
       }
-      if (!device) hostConstants.insert(vd->getCanonicalDecl());
+      // Kept for host code only where mycc registers it with the runtime:
+      // not one written without a memory space (the host side never sees
+      // it as a device variable), nor one of internal linkage in a system
+      // header (lib/Lowering registers none from system headers, and no
+      // other unit can name it), such as CCCL's `__device__ constexpr` tags.
+      if (!device || (!vd->isExternallyVisible() &&
+                      ctx->getSourceManager().isInSystemHeader(vd->getLocation())))
+        deviceUseOnly.insert(vd->getCanonicalDecl());
       return;
     }
     // CodeGen places a const static local without a memory-space attribute
@@ -115,7 +126,8 @@ private:
 
   DeviceSema &owner;
   ASTContext *ctx = nullptr;
-  std::set<const VarDecl *> hostConstants;
+  // In the order Sema first saw them: the order of the module's globals.
+  llvm::SetVector<const VarDecl *> deviceUseOnly;
 };
 
 } // namespace
@@ -124,21 +136,58 @@ std::unique_ptr<ASTConsumer> DeviceSema::createConsumer() {
   return std::make_unique<PlacementConsumer>(*this);
 }
 
+namespace {
+
+// Clang emits the device variables only host code uses last, in the order
+// of a pointer-keyed set (ASTContext::CUDADeviceVarODRUsedByHost), which
+// changes from run to run, and keeps them in llvm.compiler.used. Moving every
+// variable of that list to the end of the module, by name, makes the PTX the
+// same for the same source.
+void placeHostUsedVariables(llvm::Module &module) {
+  llvm::SmallVector<llvm::GlobalValue *, 16> used;
+  llvm::collectUsedGlobalVariables(module, used, /*CompilerUsed=*/true);
+  std::vector<llvm::GlobalVariable *> variables;
+  for (llvm::GlobalValue *gv : used)
+    if (auto *var = llvm::dyn_cast<llvm::GlobalVariable>(gv))
+      variables.push_back(var);
+  std::sort(variables.begin(), variables.end(),
+            [](const llvm::GlobalVariable *a, const llvm::GlobalVariable *b) {
+              return a->getName() < b->getName();
+            });
+  for (llvm::GlobalVariable *var : variables) {
+    var->removeFromParent();
+    module.insertGlobalVariable(var);
+  }
+}
+
+} // namespace
+
 void DeviceSema::finishModule(llvm::Module &module) const {
-  std::set<llvm::GlobalVariable *> candidates;
-  for (const std::string &name : hostConstants)
-    if (llvm::GlobalVariable *gv = module.getNamedGlobal(name))
-      if (!gv->isDeclaration()) candidates.insert(gv);
+  placeHostUsedVariables(module);
+  std::set<llvm::GlobalVariable *> candidates, internal;
+  for (const Constant &constant : deviceUseOnly)
+    if (llvm::GlobalVariable *gv = module.getNamedGlobal(constant.symbol))
+      if (!gv->isDeclaration()) {
+        candidates.insert(gv);
+        if (constant.internal) internal.insert(gv);
+      }
   if (candidates.empty()) return;
-  // Kept for host code by Clang (llvm.compiler.used); mycc registers no such
-  // variable with the runtime, so only device uses count.
+  // Kept for host code by Clang (llvm.compiler.used); mycc registers none of
+  // them with the runtime, so only device uses count.
   llvm::removeFromUsedLists(module, [&](llvm::Constant *c) {
     auto *gv = llvm::dyn_cast<llvm::GlobalVariable>(c->stripPointerCasts());
     return gv && candidates.count(gv);
   });
   for (llvm::GlobalVariable *gv : candidates) {
     gv->removeDeadConstantUsers();
-    if (gv->use_empty()) gv->eraseFromParent();
+    if (gv->use_empty()) {
+      gv->eraseFromParent();
+    } else if (internal.count(gv)) {
+      // Clang made it external for host code: internal again, so that the
+      // optimiser drops it once device code no longer needs it.
+      gv->setLinkage(llvm::GlobalValue::InternalLinkage);
+      gv->setVisibility(llvm::GlobalValue::DefaultVisibility);
+    }
   }
 }
 

@@ -24,7 +24,11 @@
 // After code generation, finishModule() removes the variables of the second
 // kind that device code does not use: Clang emits those with external
 // linkage (a host-side `extern const` table or a static data member), and
-// those that host code uses; nvcc keeps them out of the device image.
+// those that host code uses; nvcc keeps them out of the device image. The
+// same for `__device__` ones of internal linkage declared in system headers,
+// which mycc never registers for host access (CCCL's `__device__ constexpr`
+// tag objects, thrust::seq and the like). It also places the variables Clang
+// keeps for host code in an order that does not change from run to run.
 #pragma once
 
 #include <memory>
@@ -46,12 +50,18 @@ public:
   // first). It records into this object, which must outlive it.
   std::unique_ptr<clang::ASTConsumer> createConsumer();
 
-  // Removes the host-only constants Clang emitted (see above).
+  // Removes the constants only host code uses and orders those kept for it
+  // (see above).
   void finishModule(llvm::Module &module) const;
 
-  // Symbols of the variables that lost an implicit __constant__ and have no
-  // memory-space attribute (filled at the end of the translation unit).
-  std::vector<std::string> hostConstants;
+  // The variables that lost an implicit __constant__ and are kept only for
+  // device code's uses (see above), in the order they were first seen
+  // (filled at the end of the translation unit).
+  struct Constant {
+    std::string symbol;
+    bool internal = false; // internal linkage in C++ (a namespace-scope const)
+  };
+  std::vector<Constant> deviceUseOnly;
 };
 
 } // namespace mycc::offload
