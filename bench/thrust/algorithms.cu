@@ -5,14 +5,12 @@
 // Each function makes one library call on device memory the harness owns
 // and returns its cudaError_t (0 on success).
 #include <thrust/device_ptr.h>
-#include <thrust/execution_policy.h>
 #include <thrust/functional.h>
 #include <thrust/reduce.h>
 #include <thrust/scan.h>
 #include <thrust/sort.h>
 #include <thrust/transform.h>
 #include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_scan.cuh>
 
 #include <cstddef>
 #include <cstdint>

@@ -14,7 +14,7 @@
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #include <algorithm>
-#include <set>
+#include <map>
 
 namespace mycc::offload {
 namespace {
@@ -126,7 +126,8 @@ private:
 
   DeviceSema &owner;
   ASTContext *ctx = nullptr;
-  // In the order Sema first saw them: the order of the module's globals.
+  // In the order Sema first saw them, not by address: what finishModule does
+  // must not depend on where the allocator put a declaration.
   llvm::SetVector<const VarDecl *> deviceUseOnly;
 };
 
@@ -164,13 +165,11 @@ void placeHostUsedVariables(llvm::Module &module) {
 
 void DeviceSema::finishModule(llvm::Module &module) const {
   placeHostUsedVariables(module);
-  std::set<llvm::GlobalVariable *> candidates, internal;
+  // Each variable, and whether its C++ linkage is internal.
+  std::map<llvm::GlobalVariable *, bool> candidates;
   for (const Constant &constant : deviceUseOnly)
     if (llvm::GlobalVariable *gv = module.getNamedGlobal(constant.symbol))
-      if (!gv->isDeclaration()) {
-        candidates.insert(gv);
-        if (constant.internal) internal.insert(gv);
-      }
+      if (!gv->isDeclaration()) candidates[gv] = constant.internal;
   if (candidates.empty()) return;
   // Kept for host code by Clang (llvm.compiler.used); mycc registers none of
   // them with the runtime, so only device uses count.
@@ -178,11 +177,11 @@ void DeviceSema::finishModule(llvm::Module &module) const {
     auto *gv = llvm::dyn_cast<llvm::GlobalVariable>(c->stripPointerCasts());
     return gv && candidates.count(gv);
   });
-  for (llvm::GlobalVariable *gv : candidates) {
+  for (auto [gv, internal] : candidates) {
     gv->removeDeadConstantUsers();
     if (gv->use_empty()) {
       gv->eraseFromParent();
-    } else if (internal.count(gv)) {
+    } else if (internal) {
       // Clang made it external for host code: internal again, so that the
       // optimiser drops it once device code no longer needs it.
       gv->setLinkage(llvm::GlobalValue::InternalLinkage);
