@@ -80,7 +80,7 @@ public:
         vd->getDescribedVarTemplate() ||
         isa<VarTemplateSpecializationDecl>(vd) ||
         sm.isInSystemHeader(vd->getLocation()))
-      return true;
+      return true; // DeviceSema.h relies on no system-header one registered
     // Declarations without a definition here stay device declarations in
     // whole-program mode: there is nothing to register for them. With
     // relocatable device code they declare the shadow another unit defines.
