@@ -223,6 +223,10 @@ private:
     if (!inst || !isCheap(*inst)) return false;
     if (seen.contains(inst)) return true;
     if (steps.size() >= kMaxTree) return false;
+    // An instruction among its own operands (only possible in unreachable
+    // code, which the verifier lets refer to itself without a phi) cannot be
+    // recomputed; following it would not end.
+    if (!active.insert(inst).second) return false;
     Value *mask = nullptr;
     BinaryOperator *shift = bitFieldShift(*inst, mask);
     if (shift && !liveness.liveAt(shift, at)) {
@@ -234,6 +238,7 @@ private:
       for (Value *op : inst->operands())
         if (!collect(op, at, false, steps, seen, bitField)) return false;
     }
+    active.erase(inst);
     seen.insert(inst);
     steps.push_back({inst, shift, mask});
     return true;
@@ -272,6 +277,7 @@ private:
     bool bitField = false;
     for (size_t i = 0; i < sites.size(); ++i) {
       SmallPtrSet<Instruction *, kMaxTree> seen;
+      active.clear();
       if (!collect(&inst, sites[i].second, true, plans[i], seen, bitField))
         return false;
     }
@@ -348,6 +354,8 @@ private:
   LoopInfo &loops;
   bool kernel;
   Liveness liveness;
+  // The instructions collect() is inside of, for the one use being planned.
+  SmallPtrSet<Instruction *, kMaxTree> active;
 };
 
 class ShortenLiveRangesPass : public FunctionPass {

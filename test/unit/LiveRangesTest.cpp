@@ -132,6 +132,31 @@ TEST_F(LiveRanges, DigitAddressIsRecomputedInTheOtherForm) {
   EXPECT_EQ(bitFields, 1u);
 }
 
+// Unreachable code may use a value before its definition without a phi,
+// so an instruction can be among its own operands. A cuda::barrier kept in
+// __shared__ with cuda::memcpy_async left such a cycle behind a bit-field
+// extraction, and following it overflowed the stack (SIGSEGV).
+TEST_F(LiveRanges, CycleInUnreachableCodeIsNotFollowed) {
+  Function &f = run(R"(
+target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @k(ptr addrspace(1) %out) {
+entry:
+  ret void
+dead:
+  %c = add i32 %d, 1
+  %d = add i32 %c, 1
+  %sh = lshr i32 %c, 4
+  %digit = and i32 %sh, 15
+  br label %use
+use:
+  store i32 %digit, ptr addrspace(1) %out
+  ret void
+}
+)",
+                    /*expectChange=*/false);
+  EXPECT_EQ(block(f, "use").size(), 2u) << "nothing recomputed there";
+}
+
 TEST_F(LiveRanges, NotRecomputedWhenItsOperandIsDeadThere) {
   // x is not needed after the barrier: recomputing from it would keep it
   // live instead of the address.
