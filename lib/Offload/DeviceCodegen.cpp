@@ -1,11 +1,14 @@
 #include "DeviceCodegen.h"
 
+#include "ClangHeaderFixes.h"
 #include "DeviceSema.h"
 #include "Frontend.h"
+#include "KernelAttributes.h"
 #include "KernelParams.h"
 #include "LiveRanges.h"
 #include "SharedInit.h"
 
+#include "clang/Basic/SourceManager.h"
 #include "clang/CodeGen/CodeGenAction.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/MultiplexConsumer.h"
@@ -18,6 +21,9 @@
 #include "llvm/Transforms/IPO/Internalize.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Metadata.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -87,15 +93,34 @@ bool renamePtxTarget(std::string &ptx, llvm::StringRef from,
   return false;
 }
 
+// What mycc adds to Clang's device front end: consumers that see each
+// declaration before CodeGen does, and the edits they make to the module
+// CodeGen produces.
+struct DeviceFrontEndPasses {
+  DeviceSema sema;                   // memory spaces of const variables
+  ClangHeaderFixes headerFixes;      // Clang's CUDA headers, as nvcc's
+  KernelAttributes kernelAttributes; // __cluster_dims__, __maxnreg__
+
+  void addConsumers(std::vector<std::unique_ptr<clang::ASTConsumer>> &out) {
+    out.push_back(headerFixes.createConsumer());
+    out.push_back(sema.createConsumer());
+    out.push_back(kernelAttributes.createConsumer());
+  }
+  void finishModule(llvm::Module &module) const {
+    sema.finishModule(module);
+    headerFixes.finishModule(module);
+    kernelAttributes.finishModule(module);
+  }
+};
+
 // Clang's front end and code generation, with mycc's consumers ahead of
-// CodeGen's: DeviceSema (memory spaces of const variables) and the
-// SharedInitRecovery one (__shared__ variables with constructors or
-// destructors, and nvcc's warning about them).
+// CodeGen's: DeviceFrontEndPasses and the SharedInitRecovery one (__shared__
+// variables with constructors or destructors, and nvcc's warning about them).
 class DeviceAction : public clang::EmitLLVMOnlyAction {
 public:
-  DeviceAction(llvm::LLVMContext *context, DeviceSema &sema,
+  DeviceAction(llvm::LLVMContext *context, DeviceFrontEndPasses &passes,
                lowering::SharedInitRecovery &recovery)
-      : EmitLLVMOnlyAction(context), sema(sema), recovery(recovery) {}
+      : EmitLLVMOnlyAction(context), passes(passes), recovery(recovery) {}
 
 protected:
   std::unique_ptr<clang::ASTConsumer>
@@ -104,28 +129,94 @@ protected:
     auto codegen = EmitLLVMOnlyAction::CreateASTConsumer(ci, file);
     if (!codegen) return nullptr;
     std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
-    consumers.push_back(sema.createConsumer());
+    passes.addConsumers(consumers);
     consumers.push_back(recovery.createConsumer(ci, /*warn=*/true));
     consumers.push_back(std::move(codegen));
     return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
   }
 
 private:
-  DeviceSema &sema;
+  DeviceFrontEndPasses &passes;
   lowering::SharedInitRecovery &recovery;
 };
 
-// LLVM's optimisation remarks and advisory warnings ("loop not unrolled")
-// are not the user's concern, as with nvcc; errors still surface.
-void reportErrorsOnly(llvm::LLVMContext &context) {
-  context.setDiagnosticHandlerCallBack(
-      [](const llvm::DiagnosticInfo *info, void *) {
-        if (info->getSeverity() != llvm::DS_Error) return;
-        llvm::DiagnosticPrinterRawOStream printer(llvm::errs());
-        llvm::errs() << "mycc: error: ";
-        info->print(printer);
-        llvm::errs() << "\n";
-      });
+// Errors LLVM reports once the front end is done: inline assembly the back
+// end cannot accept (an operand that must be a constant and is not), an
+// operation instruction selection cannot lower. LLVM prints them through the
+// context and carries on, writing PTX that lacks the offending code, so each
+// is printed here as one line and counted, and a compile that had any fails.
+// Inline assembly names its source by a cookie (Clang's `!srcloc`: a
+// SourceLocation's raw encoding per line of the asm string), which means
+// something only while the front end's SourceManager exists: locate() turns
+// them into "file:line:col" before the front end goes. LLVM's optimisation
+// remarks and advisory warnings ("loop not unrolled") are not the user's
+// concern, as with nvcc.
+class BackendErrors {
+public:
+  BackendErrors(llvm::LLVMContext &context, llvm::raw_ostream *out)
+      : out(out ? *out : llvm::errs()) {
+    install(context);
+  }
+
+  void install(llvm::LLVMContext &context) {
+    context.setDiagnosticHandlerCallBack(&BackendErrors::handle, this);
+  }
+
+  // Records where each inline asm statement of `module` comes from.
+  void locate(const llvm::Module &module, const clang::SourceManager &sm) {
+    for (const llvm::Function &f : module)
+      for (const llvm::Instruction &inst : llvm::instructions(f)) {
+        const auto *call = llvm::dyn_cast<llvm::CallBase>(&inst);
+        const llvm::MDNode *srcloc =
+            call && call->isInlineAsm() ? inst.getMetadata("srcloc") : nullptr;
+        if (!srcloc) continue;
+        for (const llvm::MDOperand &op : srcloc->operands()) {
+          auto *cookie = llvm::mdconst::dyn_extract<llvm::ConstantInt>(op);
+          if (!cookie) continue;
+          uint64_t raw = cookie->getZExtValue();
+          if (locations.count(raw)) continue;
+          auto loc = clang::SourceLocation::getFromRawEncoding(
+              static_cast<clang::SourceLocation::UIntTy>(raw));
+          clang::PresumedLoc p = sm.getPresumedLoc(sm.getExpansionLoc(loc));
+          if (p.isValid())
+            locations[raw] = std::string(p.getFilename()) + ":" +
+                             std::to_string(p.getLine()) + ":" +
+                             std::to_string(p.getColumn());
+        }
+      }
+  }
+
+  unsigned count() const { return errors; }
+
+private:
+  static void handle(const llvm::DiagnosticInfo *info, void *context) {
+    if (info->getSeverity() != llvm::DS_Error) return;
+    auto &self = *static_cast<BackendErrors *>(context);
+    ++self.errors;
+    std::string where = "mycc";
+    std::string message;
+    llvm::raw_string_ostream text(message);
+    if (const auto *asmError = llvm::dyn_cast<llvm::DiagnosticInfoInlineAsm>(info)) {
+      auto it = self.locations.find(asmError->getLocCookie());
+      if (it != self.locations.end()) where = it->second;
+      text << asmError->getMsgStr() << " (inline assembly)";
+    } else {
+      llvm::DiagnosticPrinterRawOStream printer(text);
+      info->print(printer);
+    }
+    self.out << where << ": error: " << message << "\n";
+  }
+
+  llvm::raw_ostream &out;
+  std::map<uint64_t, std::string> locations;
+  unsigned errors = 0;
+};
+
+// Fails a compile whose back end reported errors (printed already).
+bool noBackendErrors(const BackendErrors &errors, std::string &error) {
+  if (!errors.count()) return true;
+  error.clear(); // the diagnostics say why
+  return false;
 }
 
 // The front end: the .cu to unoptimised device IR, with the GPU it targets.
@@ -133,15 +224,16 @@ std::unique_ptr<llvm::Module> runFrontEnd(const std::vector<std::string> &cc1,
                                           llvm::LLVMContext &context,
                                           DeviceTarget &target,
                                           std::string &error,
-                                          llvm::raw_ostream *diagnostics) {
+                                          llvm::raw_ostream *diagnostics,
+                                          BackendErrors *backendErrors) {
   auto ci = frontend::createCompilerInstance(cc1, {}, error, diagnostics);
   if (!ci) return nullptr;
   // The front end stops at unoptimised IR; the pipeline is ours.
   ci->getCodeGenOpts().DisableLLVMPasses = true;
   lowering::SharedInitRecovery recovery;
   recovery.watch(*ci);
-  auto sema = std::make_unique<DeviceSema>();
-  auto action = std::make_unique<DeviceAction>(&context, *sema, recovery);
+  auto passes = std::make_unique<DeviceFrontEndPasses>();
+  auto action = std::make_unique<DeviceAction>(&context, *passes, recovery);
   bool ok = ci->ExecuteAction(*action);
   // Declarations Clang rejected and mycc rewrote (SharedInit.h): parse again.
   std::vector<frontend::InMemoryFile> rewritten;
@@ -154,8 +246,8 @@ std::unique_ptr<llvm::Module> runFrontEnd(const std::vector<std::string> &cc1,
     ci = frontend::createCompilerInstance(cc1, rewritten, error, diagnostics);
     if (!ci) return nullptr;
     ci->getCodeGenOpts().DisableLLVMPasses = true;
-    sema = std::make_unique<DeviceSema>();
-    action = std::make_unique<DeviceAction>(&context, *sema, recovery);
+    passes = std::make_unique<DeviceFrontEndPasses>();
+    action = std::make_unique<DeviceAction>(&context, *passes, recovery);
     ok = ci->ExecuteAction(*action);
   }
   if (!ok || ci->getDiagnostics().hasErrorOccurred()) {
@@ -167,7 +259,8 @@ std::unique_ptr<llvm::Module> runFrontEnd(const std::vector<std::string> &cc1,
     error = "device compilation produced no module";
     return nullptr;
   }
-  sema->finishModule(*module);
+  passes->finishModule(*module);
+  if (backendErrors) backendErrors->locate(*module, ci->getSourceManager());
   target.cpu = ci->getTargetOpts().CPU;
   target.features = llvm::join(ci->getTargetOpts().Features, ",");
   return module;
@@ -306,15 +399,16 @@ bool compileDeviceToPtx(const std::vector<std::string> &cc1,
                         const DeviceCodegenOptions &options, std::string &ptx,
                         std::string &error, llvm::raw_ostream *diagnostics) {
   llvm::LLVMContext context;
-  reportErrorsOnly(context);
+  BackendErrors errors(context, diagnostics);
   DeviceTarget target;
-  auto module = runFrontEnd(cc1, context, target, error, diagnostics);
+  auto module = runFrontEnd(cc1, context, target, error, diagnostics, &errors);
   if (!module) return false;
   auto machine = createMachine(*module, target, options.optLevel, error);
   return machine &&
          optimize(*module, *machine, options.optLevel, Stage::WholeProgram,
                   error) &&
-         emitPtx(*module, *machine, target, options, ptx, error);
+         emitPtx(*module, *machine, target, options, ptx, error) &&
+         noBackendErrors(errors, error);
 }
 
 bool compileDeviceToBitcode(const std::vector<std::string> &cc1,
@@ -322,12 +416,14 @@ bool compileDeviceToBitcode(const std::vector<std::string> &cc1,
                             RelocatableDeviceCode &out, std::string &error,
                             llvm::raw_ostream *diagnostics) {
   llvm::LLVMContext context;
-  reportErrorsOnly(context);
-  auto module = runFrontEnd(cc1, context, out.target, error, diagnostics);
+  BackendErrors errors(context, diagnostics);
+  auto module =
+      runFrontEnd(cc1, context, out.target, error, diagnostics, &errors);
   if (!module) return false;
   auto machine = createMachine(*module, out.target, options.optLevel, error);
   if (!machine ||
-      !optimize(*module, *machine, options.optLevel, Stage::PreLink, error))
+      !optimize(*module, *machine, options.optLevel, Stage::PreLink, error) ||
+      !noBackendErrors(errors, error))
     return false;
   out.bitcode.clear();
   llvm::raw_string_ostream os(out.bitcode);
@@ -340,7 +436,7 @@ bool linkDeviceToPtx(const std::vector<DeviceBitcodeInput> &units,
                      const DeviceCodegenOptions &options, std::string &ptx,
                      std::string &error) {
   llvm::LLVMContext context;
-  reportErrorsOnly(context);
+  BackendErrors errors(context, nullptr);
   std::unique_ptr<llvm::Module> linked;
   // Which units declare each symbol they do not define, for messages.
   std::map<std::string, std::vector<std::string>> declaredBy;
@@ -372,7 +468,7 @@ bool linkDeviceToPtx(const std::vector<DeviceBitcodeInput> &units,
         },
         &linkError);
     bool failed = llvm::Linker::linkModules(*linked, std::move(module));
-    reportErrorsOnly(context);
+    errors.install(context);
     if (failed) {
       error = "device link failed" +
               (linkError.empty() ? std::string() : ": " + linkError) +
@@ -421,7 +517,8 @@ bool linkDeviceToPtx(const std::vector<DeviceBitcodeInput> &units,
   });
   return optimize(*linked, *machine, options.optLevel, Stage::LinkTime,
                   error) &&
-         emitPtx(*linked, *machine, target, options, ptx, error);
+         emitPtx(*linked, *machine, target, options, ptx, error) &&
+         noBackendErrors(errors, error);
 }
 
 } // namespace mycc::offload
