@@ -1,0 +1,133 @@
+#include "ClangHeaderFixes.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/GlobalDecl.h"
+#include "clang/AST/Mangle.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mycc::offload {
+namespace {
+
+using namespace clang;
+
+// Clang's own CUDA headers, found in its resource directory by reserved
+// names: __clang_cuda_intrinsics.h, __clang_cuda_device_functions.h, ...
+bool inClangCudaHeader(const SourceManager &sm, SourceLocation loc) {
+  if (loc.isInvalid()) return false;
+  llvm::StringRef file = sm.getFilename(sm.getExpansionLoc(loc));
+  return llvm::sys::path::filename(file).starts_with("__clang_cuda_");
+}
+
+// PTX addresses memory only in brackets: ld/st/atom/red/cp.async/mbarrier
+// and the texture and surface instructions all name an operand `[...]`.
+bool touchesMemory(const GCCAsmStmt &s) {
+  return llvm::StringRef(s.getAsmString()).contains('[');
+}
+
+// Whether `body` calls one of the device-scope compare-and-swap builtins,
+// `__nvvm_atom_cas_gen_{us,i,l,ll}` (not the _cta_ or _sys_ ones).
+class CasCallFinder : public RecursiveASTVisitor<CasCallFinder> {
+public:
+  explicit CasCallFinder(ASTContext &ctx) : ctx(ctx) {}
+  bool VisitCallExpr(CallExpr *call) {
+    if (unsigned id = call->getBuiltinCallee())
+      found |= llvm::StringRef(ctx.BuiltinInfo.getName(id))
+                   .starts_with("__nvvm_atom_cas_gen_");
+    return !found;
+  }
+  bool found = false;
+
+private:
+  ASTContext &ctx;
+};
+
+class HeaderVisitor : public RecursiveASTVisitor<HeaderVisitor> {
+public:
+  HeaderVisitor(ASTContext &ctx, MangleContext &mangler,
+                std::vector<std::string> &casWrappers)
+      : ctx(ctx), mangler(mangler), casWrappers(casWrappers) {}
+
+  bool VisitGCCAsmStmt(GCCAsmStmt *s) {
+    if (!s->isVolatile() && touchesMemory(*s)) s->setVolatile(true);
+    return true;
+  }
+
+  bool VisitFunctionDecl(FunctionDecl *fd) {
+    if (!fd->doesThisDeclarationHaveABody() || fd->isDependentContext())
+      return true;
+    CasCallFinder finder(ctx);
+    finder.TraverseStmt(fd->getBody());
+    if (!finder.found) return true;
+    std::string symbol;
+    llvm::raw_string_ostream os(symbol);
+    if (mangler.shouldMangleDeclName(fd))
+      mangler.mangleName(GlobalDecl(fd), os);
+    else
+      os << fd->getName();
+    casWrappers.push_back(std::move(symbol));
+    return true;
+  }
+
+private:
+  ASTContext &ctx;
+  MangleContext &mangler;
+  std::vector<std::string> &casWrappers;
+};
+
+class FixesConsumer : public ASTConsumer {
+public:
+  explicit FixesConsumer(ClangHeaderFixes &owner) : owner(owner) {}
+
+  void Initialize(ASTContext &context) override {
+    ctx = &context;
+    mangler.reset(context.createMangleContext());
+  }
+
+  // The headers come first in the unit (through Clang's CUDA runtime
+  // wrapper), so their functions are edited before user code instantiates
+  // or calls them, and before CodeGen, which runs after this consumer.
+  bool HandleTopLevelDecl(DeclGroupRef group) override {
+    for (Decl *d : group) {
+      if (!inClangCudaHeader(ctx->getSourceManager(), d->getLocation()))
+        continue;
+      HeaderVisitor(*ctx, *mangler, owner.casWrappers).TraverseDecl(d);
+    }
+    return true;
+  }
+
+private:
+  ClangHeaderFixes &owner;
+  ASTContext *ctx = nullptr;
+  std::unique_ptr<MangleContext> mangler;
+};
+
+} // namespace
+
+std::unique_ptr<ASTConsumer> ClangHeaderFixes::createConsumer() {
+  return std::make_unique<FixesConsumer>(*this);
+}
+
+void ClangHeaderFixes::finishModule(llvm::Module &module) const {
+  llvm::SyncScope::ID device = module.getContext().getOrInsertSyncScopeID("device");
+  for (const std::string &name : casWrappers) {
+    llvm::Function *f = module.getFunction(name);
+    if (!f) continue; // not used by this unit
+    for (llvm::Instruction &inst : llvm::instructions(*f))
+      if (auto *cas = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&inst)) {
+        cas->setSuccessOrdering(llvm::AtomicOrdering::Monotonic);
+        cas->setFailureOrdering(llvm::AtomicOrdering::Monotonic);
+        cas->setSyncScopeID(device);
+      }
+  }
+}
+
+} // namespace mycc::offload

@@ -1,0 +1,49 @@
+// Corrections to Clang's CUDA wrapper headers (__clang_cuda_*.h, Clang 22),
+// applied to each device compile, where they silently differ from nvcc's
+// headers. docs/nvcc-compatibility.md ("Clang's CUDA headers") has the
+// reduced cases and the header patch proposed for LLVM.
+//
+//  - Inline assembly with a memory operand (`[...]`) that is neither
+//    `volatile` nor clobbers "memory": LLVM treats such a statement as a pure
+//    function of its operands. atomicAdd on float2/float4 (sm_90, with the
+//    _block and _system variants) vanished when its result was unused, and
+//    two __ldcg/__ldcs loads of one address were merged across a store to
+//    it. Each such statement becomes volatile, which also orders it against
+//    other memory accesses, as nvcc orders its own headers' assembly.
+//  - atomicCAS on 32- and 64-bit words (the device-scope __nvvm_atom_cas_gen_*
+//    builtins) is a sequentially consistent compare-and-swap at system scope
+//    (fence.sc.sys; atom.acquire.sys), where nvcc's is relaxed at device
+//    scope (atom.global.cas). The wrappers' cmpxchg instructions become
+//    relaxed at device scope; the _block and _system variants already are
+//    relaxed at their scopes.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTConsumer;
+}
+namespace llvm {
+class Module;
+}
+
+namespace mycc::offload {
+
+class ClangHeaderFixes {
+public:
+  // The consumer to run ahead of CodeGen: it edits the headers' functions
+  // as they are parsed, before any code is generated from them. It records
+  // into this object, which must outlive it.
+  std::unique_ptr<clang::ASTConsumer> createConsumer();
+
+  // Relaxes the compare-and-swap wrappers' atomics in the front end's
+  // (unoptimised) module.
+  void finishModule(llvm::Module &module) const;
+
+  // Symbols of the wrappers around the device-scope CAS builtins.
+  std::vector<std::string> casWrappers;
+};
+
+} // namespace mycc::offload

@@ -1,0 +1,145 @@
+#include "KernelAttributes.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/GlobalDecl.h"
+#include "clang/AST/Mangle.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mycc::offload {
+namespace {
+
+using namespace clang;
+
+// A constant attribute argument; 0 when absent (Clang checked the values).
+unsigned valueOf(const Expr *e, const ASTContext &ctx) {
+  if (!e || e->isValueDependent()) return 0;
+  if (std::optional<llvm::APSInt> v = e->getIntegerConstantExpr(ctx))
+    return static_cast<unsigned>(v->getZExtValue());
+  return 0;
+}
+
+// Declarations only, template instantiations included: kernels are never
+// declared inside function bodies.
+class KernelVisitor : public RecursiveASTVisitor<KernelVisitor> {
+public:
+  KernelVisitor(ASTContext &ctx, KernelAttributes &owner)
+      : ctx(ctx), mangler(ctx.createMangleContext()), owner(owner) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool TraverseStmt(Stmt *) { return true; }
+
+  bool VisitFunctionDecl(FunctionDecl *fd) {
+    if (!fd->hasAttr<CUDAGlobalAttr>() || fd->isDependentContext() ||
+        !fd->doesThisDeclarationHaveABody())
+      return true;
+    KernelAttributes::Kernel kernel;
+    const AnnotateAttr *maxNReg = nullptr;
+    for (const auto *a : fd->specific_attrs<AnnotateAttr>())
+      if (a->getAnnotation() == kMaxNRegAnnotation && a->args_size() == 1)
+        maxNReg = a;
+    if (maxNReg) {
+      kernel.maxNReg = valueOf(*maxNReg->args_begin(), ctx);
+      if (fd->hasAttr<CUDALaunchBoundsAttr>()) {
+        DiagnosticsEngine &diags = ctx.getDiagnostics();
+        diags.Report(ctx.getSourceManager().getExpansionLoc(maxNReg->getLocation()),
+                     diags.getCustomDiagID(
+                         DiagnosticsEngine::Error,
+                         "the __launch_bounds__ and __maxnreg__ qualifiers "
+                         "cannot be applied to the same kernel"));
+      }
+    }
+    if (const auto *dims = fd->getAttr<CUDAClusterDimsAttr>()) {
+      kernel.cluster[0] = valueOf(dims->getX(), ctx);
+      kernel.cluster[1] = dims->getY() ? valueOf(dims->getY(), ctx) : 1;
+      kernel.cluster[2] = dims->getZ() ? valueOf(dims->getZ(), ctx) : 1;
+    }
+    if (!kernel.maxNReg && !kernel.cluster[0]) return true;
+    llvm::raw_string_ostream os(kernel.symbol);
+    mangler->mangleName(GlobalDecl(fd), os);
+    owner.kernels.push_back(std::move(kernel));
+    return true;
+  }
+
+private:
+  ASTContext &ctx;
+  std::unique_ptr<MangleContext> mangler;
+  KernelAttributes &owner;
+};
+
+class KernelAttributesConsumer : public ASTConsumer {
+public:
+  explicit KernelAttributesConsumer(KernelAttributes &owner) : owner(owner) {}
+  void HandleTranslationUnit(ASTContext &ctx) override {
+    KernelVisitor(ctx, owner).TraverseDecl(ctx.getTranslationUnitDecl());
+  }
+
+private:
+  KernelAttributes &owner;
+};
+
+// Removes the prelude's __maxnreg__ annotations from llvm.global.annotations
+// (they would otherwise leave their strings in the PTX).
+void dropMaxNRegAnnotations(llvm::Module &module) {
+  llvm::GlobalVariable *list = module.getNamedGlobal("llvm.global.annotations");
+  if (!list || !list->hasInitializer()) return;
+  auto *array = llvm::dyn_cast<llvm::ConstantArray>(list->getInitializer());
+  if (!array) return;
+  std::vector<llvm::Constant *> kept;
+  for (llvm::Use &op : array->operands()) {
+    auto *entry = llvm::cast<llvm::Constant>(op.get());
+    auto *text = llvm::dyn_cast<llvm::GlobalVariable>(
+        entry->getNumOperands() > 1 ? entry->getOperand(1)->stripPointerCasts()
+                                    : nullptr);
+    auto *data = text && text->hasInitializer()
+                     ? llvm::dyn_cast<llvm::ConstantDataSequential>(
+                           text->getInitializer())
+                     : nullptr;
+    if (data && data->isCString() && data->getAsCString() == kMaxNRegAnnotation)
+      continue;
+    kept.push_back(entry);
+  }
+  if (kept.size() == array->getNumOperands()) return;
+  if (kept.empty()) {
+    list->eraseFromParent();
+    return;
+  }
+  auto *type = llvm::ArrayType::get(array->getType()->getElementType(),
+                                    kept.size());
+  auto *replacement = new llvm::GlobalVariable(
+      module, type, list->isConstant(), list->getLinkage(),
+      llvm::ConstantArray::get(type, kept), "", list);
+  replacement->setSection(list->getSection());
+  replacement->takeName(list);
+  list->eraseFromParent();
+}
+
+} // namespace
+
+std::unique_ptr<ASTConsumer> KernelAttributes::createConsumer() {
+  return std::make_unique<KernelAttributesConsumer>(*this);
+}
+
+void KernelAttributes::finishModule(llvm::Module &module) const {
+  for (const Kernel &kernel : kernels) {
+    llvm::Function *f = module.getFunction(kernel.symbol);
+    if (!f) continue;
+    if (kernel.cluster[0])
+      f->addFnAttr("nvvm.cluster_dim",
+                   std::to_string(kernel.cluster[0]) + "," +
+                       std::to_string(kernel.cluster[1]) + "," +
+                       std::to_string(kernel.cluster[2]));
+    if (kernel.maxNReg)
+      f->addFnAttr("nvvm.maxnreg", std::to_string(kernel.maxNReg));
+  }
+  dropMaxNRegAnnotations(module);
+}
+
+} // namespace mycc::offload

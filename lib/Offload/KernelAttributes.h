@@ -1,0 +1,49 @@
+// Kernel properties nvcc writes into the PTX entry and Clang 22 does not:
+//  - __cluster_dims__(X, Y, Z): `.explicitcluster` and `.reqnctapercluster
+//    X, Y, Z`, so that a plain <<<>>> launch runs in clusters of that shape.
+//    Clang parses the attribute (and rejects it below sm_90) but its NVPTX
+//    code generation drops it;
+//  - __maxnreg__(N): `.maxnreg N`. Clang does not know the attribute; mycc's
+//    prelude spells it as `annotate("mycc.maxnreg", N)` on the device side,
+//    which Clang keeps and which is read back here. As with nvcc, a kernel
+//    may not have both __maxnreg__ and __launch_bounds__.
+// Both become the NVPTX backend's function attributes (nvvm.cluster_dim,
+// nvvm.maxnreg), from which it writes those directives.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTConsumer;
+}
+namespace llvm {
+class Module;
+}
+
+namespace mycc::offload {
+
+// The annotation the prelude gives __maxnreg__ (include/mycc/prelude.h).
+inline constexpr const char *kMaxNRegAnnotation = "mycc.maxnreg";
+
+class KernelAttributes {
+public:
+  // The consumer that reads the attributes of every kernel of the unit,
+  // template instantiations included, at the end of the unit. It records into
+  // this object, which must outlive it.
+  std::unique_ptr<clang::ASTConsumer> createConsumer();
+
+  // Sets the recorded properties on the kernels of the front end's module
+  // and drops the prelude's annotations from it.
+  void finishModule(llvm::Module &module) const;
+
+  struct Kernel {
+    std::string symbol;
+    unsigned cluster[3] = {0, 0, 0}; // 0: no __cluster_dims__
+    unsigned maxNReg = 0;            // 0: no __maxnreg__
+  };
+  std::vector<Kernel> kernels;
+};
+
+} // namespace mycc::offload
