@@ -168,6 +168,51 @@ __cxa_deleted_virtual(void) {
 #endif
 
 //===----------------------------------------------------------------------===//
+// __maxnreg__
+//===----------------------------------------------------------------------===//
+//
+// CUDA's host_defines.h spells __maxnreg__(N) as __attribute__((maxnreg(N))),
+// which Clang does not know: it warned "unknown attribute 'maxnreg' ignored"
+// and the kernel lost nvcc's `.maxnreg N`. On the device side it becomes an
+// annotation that mycc's device compile reads back and turns into
+// `.maxnreg` (lib/Offload/KernelAttributes.h, which also names the
+// annotation); the host side has no use for it, as for __launch_bounds__.
+#undef __maxnreg__
+#if defined(__CUDA_ARCH__)
+#define __maxnreg__(N) __attribute__((annotate("mycc.maxnreg", N)))
+#else
+#define __maxnreg__(N)
+#endif
+
+//===----------------------------------------------------------------------===//
+// __prof_trigger
+//===----------------------------------------------------------------------===//
+//
+// Clang's __clang_cuda_device_functions.h defines __prof_trigger(x) as a
+// macro around `pmevent %0` with an immediate operand, so a counter that is
+// not a constant expression failed in the back end. nvcc's is a function
+// of an int: a constant counter gives one `pmevent N`, any other value
+// selects among the 16 performance-monitor events at run time (values
+// outside 0..15 trigger none).
+#undef __prof_trigger
+#define __MYCC_PMEVENT(N)                                                      \
+  case N:                                                                      \
+    __asm__ __volatile__("pmevent %0;" ::"n"(N) : "memory");                   \
+    break;
+static __inline__ __attribute__((always_inline)) __device__ void
+__prof_trigger(int __counter) {
+  switch (__counter) {
+    __MYCC_PMEVENT(0) __MYCC_PMEVENT(1) __MYCC_PMEVENT(2) __MYCC_PMEVENT(3)
+    __MYCC_PMEVENT(4) __MYCC_PMEVENT(5) __MYCC_PMEVENT(6) __MYCC_PMEVENT(7)
+    __MYCC_PMEVENT(8) __MYCC_PMEVENT(9) __MYCC_PMEVENT(10) __MYCC_PMEVENT(11)
+    __MYCC_PMEVENT(12) __MYCC_PMEVENT(13) __MYCC_PMEVENT(14) __MYCC_PMEVENT(15)
+  default:
+    break;
+  }
+}
+#undef __MYCC_PMEVENT
+
+//===----------------------------------------------------------------------===//
 // The CUDA runtime, linked for mycc's runtime
 //===----------------------------------------------------------------------===//
 //
