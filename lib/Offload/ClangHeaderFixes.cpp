@@ -1,5 +1,7 @@
 #include "ClangHeaderFixes.h"
 
+#include "CacheHints.h"
+
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/GlobalDecl.h"
@@ -53,8 +55,8 @@ private:
 class HeaderVisitor : public RecursiveASTVisitor<HeaderVisitor> {
 public:
   HeaderVisitor(ASTContext &ctx, MangleContext &mangler,
-                std::vector<std::string> &casWrappers)
-      : ctx(ctx), mangler(mangler), casWrappers(casWrappers) {}
+                ClangHeaderFixes &owner)
+      : ctx(ctx), mangler(mangler), owner(owner) {}
 
   bool VisitGCCAsmStmt(GCCAsmStmt *s) {
     if (!s->isVolatile() && touchesMemory(*s)) s->setVolatile(true);
@@ -64,23 +66,31 @@ public:
   bool VisitFunctionDecl(FunctionDecl *fd) {
     if (!fd->doesThisDeclarationHaveABody() || fd->isDependentContext())
       return true;
+    if (fd->getDeclName().isIdentifier() &&
+        fd->getName() == "__nv_associate_access_property") {
+      owner.associateAccessProperty = symbolOf(fd);
+      return true;
+    }
     CasCallFinder finder(ctx);
     finder.TraverseStmt(fd->getBody());
-    if (!finder.found) return true;
+    if (finder.found) owner.casWrappers.push_back(symbolOf(fd));
+    return true;
+  }
+
+private:
+  std::string symbolOf(FunctionDecl *fd) {
     std::string symbol;
     llvm::raw_string_ostream os(symbol);
     if (mangler.shouldMangleDeclName(fd))
       mangler.mangleName(GlobalDecl(fd), os);
     else
       os << fd->getName();
-    casWrappers.push_back(std::move(symbol));
-    return true;
+    return symbol;
   }
 
-private:
   ASTContext &ctx;
   MangleContext &mangler;
-  std::vector<std::string> &casWrappers;
+  ClangHeaderFixes &owner;
 };
 
 class FixesConsumer : public ASTConsumer {
@@ -99,7 +109,7 @@ public:
     for (Decl *d : group) {
       if (!inClangCudaHeader(ctx->getSourceManager(), d->getLocation()))
         continue;
-      HeaderVisitor(*ctx, *mangler, owner.casWrappers).TraverseDecl(d);
+      HeaderVisitor(*ctx, *mangler, owner).TraverseDecl(d);
     }
     return true;
   }
@@ -128,6 +138,8 @@ void ClangHeaderFixes::finishModule(llvm::Module &module) const {
         cas->setSyncScopeID(device);
       }
   }
+  if (!associateAccessProperty.empty())
+    markAccessProperties(module, associateAccessProperty);
 }
 
 } // namespace mycc::offload

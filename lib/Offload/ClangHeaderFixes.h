@@ -16,6 +16,9 @@
 //    scope (atom.global.cas). The wrappers' cmpxchg instructions become
 //    relaxed at device scope; the _block and _system variants already are
 //    relaxed at their scopes.
+//  - __nv_associate_access_property returns its pointer unchanged, dropping
+//    the L2 policy of cuda::annotated_ptr: its calls are marked for
+//    CacheHints.h, which gives the accesses nvcc's cache hints.
 #pragma once
 
 #include <memory>
@@ -38,12 +41,14 @@ public:
   // into this object, which must outlive it.
   std::unique_ptr<clang::ASTConsumer> createConsumer();
 
-  // Relaxes the compare-and-swap wrappers' atomics in the front end's
-  // (unoptimised) module.
+  // Relaxes the compare-and-swap wrappers' atomics and marks the access
+  // property associations in the front end's (unoptimised) module.
   void finishModule(llvm::Module &module) const;
 
   // Symbols of the wrappers around the device-scope CAS builtins.
   std::vector<std::string> casWrappers;
+  // Symbol of __nv_associate_access_property, where the unit has one.
+  std::string associateAccessProperty;
 };
 
 } // namespace mycc::offload

@@ -1,5 +1,6 @@
 #include "DeviceCodegen.h"
 
+#include "CacheHints.h"
 #include "ClangHeaderFixes.h"
 #include "DeviceSema.h"
 #include "Frontend.h"
@@ -345,6 +346,8 @@ bool optimize(llvm::Module &module, llvm::TargetMachine &machine,
 bool emitPtx(llvm::Module &module, llvm::TargetMachine &machine,
              const DeviceTarget &target, const DeviceCodegenOptions &options,
              std::string &ptx, std::string &error) {
+  // cuda::annotated_ptr's accesses, marked since the front end (CacheHints.h).
+  lowerCacheHints(module);
   {
     llvm::raw_string_ostream out(ptx);
     llvm::buffer_ostream buffered(out);
@@ -368,14 +371,15 @@ bool emitPtx(llvm::Module &module, llvm::TargetMachine &machine,
 // The PTX the CUDA driver and ptxas resolve themselves (printf, malloc,
 // free, assert) is not among them.
 std::vector<std::string> undefinedSymbols(const llvm::Module &module) {
-  static const char *const provided[] = {"vprintf", "malloc", "free",
-                                         "__assertfail"};
+  static const llvm::StringRef provided[] = {
+      "vprintf", "malloc", "free", "__assertfail",
+      kAccessPropertyMarker}; // lowered before code generation
   std::vector<std::string> names;
   auto check = [&](const llvm::GlobalValue &gv) {
     if (!gv.isDeclaration() || gv.use_empty()) return;
     llvm::StringRef name = gv.getName();
     if (name.starts_with("llvm.")) return;
-    for (const char *p : provided)
+    for (llvm::StringRef p : provided)
       if (name == p) return;
     names.push_back(name.str());
   };
