@@ -371,23 +371,35 @@ bool parseByteSize(std::string_view text, uint64_t &bytes) {
 }
 
 JitCacheSettings jitCacheSettings(const char *disable, const char *dir,
-                                  const char *maxSize, const char *home) {
+                                  const char *maxSize, const char *home,
+                                  const DriverCacheVariables &driver) {
+  auto given = [](const char *value) { return value && *value; };
   JitCacheSettings s;
-  if (flagSet(disable))
+  if (given(disable) ? flagSet(disable) : flagSet(driver.disable))
     return s;
-  if (maxSize && *maxSize) {
+  const char *sizeName = "MYCC_CACHE_MAX_SIZE";
+  if (!given(maxSize) && given(driver.maxSize)) {
+    maxSize = driver.maxSize;
+    sizeName = "CUDA_CACHE_MAXSIZE";
+  }
+  if (given(maxSize)) {
     uint64_t bytes = 0;
     if (parseByteSize(maxSize, bytes))
       s.maxSize = bytes;
     else
-      s.warnings.push_back(
-          "warning: MYCC_CACHE_MAX_SIZE=" + std::string(maxSize) +
-          " is not a size (e.g. 256M); using 256M");
+      s.warnings.push_back("warning: " + std::string(sizeName) + "=" +
+                           std::string(maxSize) +
+                           " is not a size (e.g. 256M); using 256M");
   }
   if (s.maxSize == 0)
     return s;
-  if (dir && *dir) {
+  if (given(dir)) {
     s.dir = dir;
+  } else if (given(driver.path)) {
+    s.dir = driver.path;
+    while (s.dir.size() > 1 && s.dir.back() == '/')
+      s.dir.pop_back();
+    s.dir += (s.dir == "/" ? "mycc" : "/mycc");
   } else if (home && *home) {
     s.dir = std::string(home);
     while (s.dir.size() > 1 && s.dir.back() == '/')
@@ -414,9 +426,12 @@ JitCacheSettings jitCacheSettingsFromEnvironment() {
       fromPasswd = result->pw_dir;
     home = fromPasswd.c_str();
   }
-  return jitCacheSettings(std::getenv("MYCC_CACHE_DISABLE"),
-                          std::getenv("MYCC_CACHE_DIR"),
-                          std::getenv("MYCC_CACHE_MAX_SIZE"), home);
+  return jitCacheSettings(
+      std::getenv("MYCC_CACHE_DISABLE"), std::getenv("MYCC_CACHE_DIR"),
+      std::getenv("MYCC_CACHE_MAX_SIZE"), home,
+      DriverCacheVariables{std::getenv("CUDA_CACHE_DISABLE"),
+                           std::getenv("CUDA_CACHE_PATH"),
+                           std::getenv("CUDA_CACHE_MAXSIZE")});
 }
 
 bool parseJitOptions(std::string_view text, JitOptions &options,

@@ -70,12 +70,23 @@ struct JitCacheSettings {
   uint64_t maxSize = kDefaultJitCacheMaxSize;
   std::vector<std::string> warnings; // one line each, without "mycc: "
 };
+// The CUDA driver's variables for its own JIT cache, which mycc's cache
+// (in front of the driver's) honours where mycc's own are unset or empty, as
+// a program nvcc built would: CUDA_CACHE_DISABLE, CUDA_CACHE_PATH (mycc's
+// entries go into its `mycc` subdirectory, apart from the driver's files),
+// CUDA_CACHE_MAXSIZE (bytes).
+struct DriverCacheVariables {
+  const char *disable = nullptr;
+  const char *path = nullptr;
+  const char *maxSize = nullptr;
+};
 // MYCC_CACHE_DISABLE (set, not empty, not "0": off), MYCC_CACHE_DIR (default
 // <home>/.cache/mycc), MYCC_CACHE_MAX_SIZE (default 256M; 0 turns the cache
-// off; an unreadable value warns and keeps the default). Arguments may be
-// null (unset).
+// off; an unreadable value warns and keeps the default), each falling back
+// to the driver's variable. Arguments may be null (unset).
 JitCacheSettings jitCacheSettings(const char *disable, const char *dir,
-                                  const char *maxSize, const char *home);
+                                  const char *maxSize, const char *home,
+                                  const DriverCacheVariables &driver = {});
 // The same from the process environment (HOME, else the password entry).
 JitCacheSettings jitCacheSettingsFromEnvironment();
 

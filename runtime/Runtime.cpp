@@ -181,6 +181,7 @@ Selection selectForModule(const ModuleInfo &info, unsigned sm) {
   }
   SelectionPolicy policy;
   policy.forcePtx = info.cubinsRemoved;
+  policy.noPtx = info.ptxJitDisabled;
   Selection s = selectImage(sm, candidates, policy);
   if (s.kind != Selection::Kind::None) {
     if (s.index < original.size()) {
@@ -211,7 +212,7 @@ Explanation explainSelection(const ModuleInfo &info, int device,
       line += ", ";
     line += imageLabel(info.images[i]);
     if (info.cubinsRemoved && info.images[i].kind == ImageKind::Elf)
-      line += " (removed by MYCC_FORCE_PTX)";
+      line += " (removed by " + info.forcedBy + ")";
   }
   line += " -> ";
   std::string reason = withoutFinalPeriod(s.reason);
@@ -243,7 +244,7 @@ Explanation explainSelection(const ModuleInfo &info, int device,
       carried += ", ";
     carried += targetName(image) + " (" + kindWord(image.kind);
     if (info.cubinsRemoved && image.kind == ImageKind::Elf)
-      carried += ", removed by MYCC_FORCE_PTX";
+      carried += ", removed by " + info.forcedBy;
     carried += ")";
     if (image.target.arch.sm <= sm)
       ptxArch = std::max(ptxArch, image.target.arch.sm);
@@ -260,7 +261,9 @@ Explanation explainSelection(const ModuleInfo &info, int device,
   }
   err += ".";
   if (info.cubinsRemoved)
-    err += " Or unset MYCC_FORCE_PTX.";
+    err += " Or unset " + info.forcedBy + ".";
+  if (info.ptxJitDisabled)
+    err += " Or unset CUDA_DISABLE_PTX_JIT.";
   ex.error = std::move(err);
   return ex;
 }
@@ -319,6 +322,20 @@ bool envFlagSet(const char *value) {
   return value && *value && std::string_view(value) != "0";
 }
 
+JitEnvironment jitEnvironment(const char *myccForcePtx,
+                              const char *cudaForcePtxJit,
+                              const char *cudaDisablePtxJit) {
+  JitEnvironment env;
+  if (envFlagSet(myccForcePtx)) {
+    env.forcedBy = "MYCC_FORCE_PTX";
+  } else if (envFlagSet(cudaForcePtxJit)) {
+    env.forcedBy = "CUDA_FORCE_PTX_JIT";
+    env.strictForce = true;
+  }
+  env.ptxJitDisabled = envFlagSet(cudaDisablePtxJit);
+  return env;
+}
+
 std::vector<uint8_t> withoutCubins(const std::vector<FatbinImage> &images,
                                    std::string &why) {
   std::vector<FatbinImage> kept;
@@ -335,7 +352,7 @@ std::vector<uint8_t> withoutCubins(const std::vector<FatbinImage> &images,
     kept.push_back(image);
   }
   if (!anyPtx) {
-    why = "it carries no PTX";
+    why = kCarriesNoPtx;
     return {};
   }
   if (kept.size() == images.size()) {
@@ -396,9 +413,11 @@ bool logSelect() {
   return on;
 }
 
-bool forcePtx() {
-  static const bool on = envFlagSet(std::getenv("MYCC_FORCE_PTX"));
-  return on;
+const JitEnvironment &processJitEnvironment() {
+  static const JitEnvironment env = jitEnvironment(
+      std::getenv("MYCC_FORCE_PTX"), std::getenv("CUDA_FORCE_PTX_JIT"),
+      std::getenv("CUDA_DISABLE_PTX_JIT"));
+  return env;
 }
 
 constexpr unsigned kMaskDevices = 64;
@@ -444,6 +463,7 @@ struct Module {
     // Under MYCC_FORCE_PTX the registration has run the once-call already.
     std::call_once(infoOnce, [this] {
       info = describeModule(name, readFatbin(container, containerSize));
+      info.ptxJitDisabled = processJitEnvironment().ptxJitDisabled;
       if (!info.readError.empty())
         emit("mycc: error: cannot read the fat binary of " + name + ": " +
              info.readError);
@@ -718,6 +738,9 @@ std::string jitThroughCache(Module &m, unsigned sm,
     return {};
   if (m.wrapper.version != 1)
     return "JIT cache not used: device-linked fat binary";
+  if (processJitEnvironment().strictForce)
+    return "JIT cache not used: under CUDA_FORCE_PTX_JIT the driver "
+           "JIT-compiles the PTX itself";
   const char *loading = std::getenv("CUDA_MODULE_LOADING");
   if (loading && std::string_view(loading) == "EAGER")
     return "JIT cache not used: CUDA_MODULE_LOADING=EAGER loads modules "
@@ -916,9 +939,14 @@ void registerModule(const std::string &name, const void *fatbinWrapper,
   m->wrapper = FatbinWrapper{kWrapperMagic, wrapper->version, wrapper->data,
                              wrapper->filenameOrFatbins};
 
-  if (forcePtx()) {
+  const JitEnvironment &jit = processJitEnvironment();
+  if (!jit.forcedBy.empty()) {
     FatbinReadResult read = readFatbin(container, size);
-    std::call_once(m->infoOnce, [&] { m->info = describeModule(name, read); });
+    std::call_once(m->infoOnce, [&] {
+      m->info = describeModule(name, read);
+      m->info.forcedBy = jit.forcedBy;
+      m->info.ptxJitDisabled = jit.ptxJitDisabled;
+    });
     std::string why;
     if (!read) {
       why = "its fat binary is unreadable (" + read.error + ")";
@@ -938,8 +966,14 @@ void registerModule(const std::string &name, const void *fatbinWrapper,
       m->basis = m->forcedData.data();
       m->basisSize = m->forcedData.size();
       m->info.cubinsRemoved = true;
+    } else if (jit.strictForce && why == kCarriesNoPtx) {
+      // The driver, which reads the variable too, ignores the cubins.
+      emit("mycc: error: CUDA_FORCE_PTX_JIT is set and " + name +
+           " carries no PTX: the driver will not load its cubins");
     } else if (!why.empty()) {
-      emit("mycc: warning: MYCC_FORCE_PTX ignored for " + name + ": " + why);
+      // Left to the driver, which JIT-compiles under CUDA_FORCE_PTX_JIT.
+      emit("mycc: warning: " + jit.forcedBy + " ignored for " + name + ": " +
+           why);
     }
   }
 

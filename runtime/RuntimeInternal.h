@@ -41,7 +41,10 @@ struct ModuleInfo {
   std::string sourceName;          // the .cu file, for messages
   std::vector<ModuleImage> images; // in container order
   std::string readError;           // set when the fat binary was unreadable
-  bool cubinsRemoved = false;      // MYCC_FORCE_PTX registered a PTX-only copy
+  bool cubinsRemoved = false;      // a PTX-only copy was registered
+  // The variable that asked for that (JitEnvironment::forcedBy), for messages.
+  std::string forcedBy = "MYCC_FORCE_PTX";
+  bool ptxJitDisabled = false; // CUDA_DISABLE_PTX_JIT: cubins only
 };
 
 ModuleInfo describeModule(std::string sourceName, const FatbinReadResult &read);
@@ -78,11 +81,29 @@ bool logTopicEnabled(const char *value, std::string_view topic);
 // MYCC_FORCE_PTX: set, not empty and not "0".
 bool envFlagSet(const char *value);
 
-// MYCC_FORCE_PTX: a container holding the images of `images` that are not
-// cubins. Empty, with `why` set, when that is not possible (no PTX, or PTX
+// What the environment says about PTX JIT compilation, with the CUDA
+// driver's variables honoured as for a program nvcc built:
+//  - CUDA_FORCE_PTX_JIT=1 as MYCC_FORCE_PTX (cubins removed, PTX
+//    JIT-compiled through mycc's cache); unlike MYCC_FORCE_PTX, a module
+//    without PTX then does not load (the driver ignores its cubins too);
+//  - CUDA_DISABLE_PTX_JIT=1: only cubins are chosen; a device no cubin fits
+//    gets no image, where the runtime would otherwise compile PTX itself.
+struct JitEnvironment {
+  std::string forcedBy;     // "MYCC_FORCE_PTX", "CUDA_FORCE_PTX_JIT" or empty
+  bool strictForce = false; // forced by CUDA_FORCE_PTX_JIT
+  bool ptxJitDisabled = false;
+};
+JitEnvironment jitEnvironment(const char *myccForcePtx,
+                              const char *cudaForcePtxJit,
+                              const char *cudaDisablePtxJit);
+
+// MYCC_FORCE_PTX / CUDA_FORCE_PTX_JIT: a container holding the images of
+// `images` that are not cubins. Empty, with `why` set, when that is not possible (no PTX, or PTX
 // stored compressed, which this runtime cannot re-encode).
 std::vector<uint8_t> withoutCubins(const std::vector<FatbinImage> &images,
                                    std::string &why);
+// withoutCubins's `why` for a module without PTX.
+inline constexpr std::string_view kCarriesNoPtx = "it carries no PTX";
 
 // The JIT cache's container: the entries of `first` (written by
 // mycc::writeFatbin), then the entries of the container at `container`,

@@ -151,6 +151,13 @@ Selection selectImage(unsigned deviceSm, const std::vector<ImageDesc> &images,
   std::optional<std::size_t> cubin = bestFitting(deviceSm, images, false);
   std::optional<std::size_t> ptx = bestFitting(deviceSm, images, true);
   Selection selection;
+  if (policy.noPtx && ptx && !cubin) {
+    selection.reason = noCubinReason(deviceSm, images) + "; " +
+                       images[*ptx].target.str() +
+                       " PTX would fit, but PTX JIT compilation is disabled";
+    return selection;
+  }
+  if (policy.noPtx) ptx.reset();
 
   if (ptx && (policy.forcePtx || !cubin)) {
     selection.kind = Selection::Kind::PtxJit;

@@ -25,6 +25,7 @@ struct Selection {
 
 struct SelectionPolicy {
   bool forcePtx = false; // MYCC_FORCE_PTX: ignore cubins when PTX can run
+  bool noPtx = false;    // CUDA_DISABLE_PTX_JIT: never JIT-compile PTX
 };
 
 // Picks the image for a device of compute capability `deviceSm` (e.g. 90 for

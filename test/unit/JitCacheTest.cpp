@@ -693,6 +693,38 @@ TEST(JitCacheSettings, Disabled) {
   EXPECT_NE(homeless.warnings[0].find("no home directory"), std::string::npos);
 }
 
+// The driver's CUDA_CACHE_* variables where mycc's are unset or empty.
+TEST(JitCacheSettings, DriverVariablesStandInForMycc) {
+  DriverCacheVariables driver{"1", "/scratch/nv", "64M"};
+  EXPECT_FALSE(jitCacheSettings(nullptr, nullptr, nullptr, "/home/u", driver)
+                   .enabled);
+  // MYCC_CACHE_DISABLE, when given, decides alone.
+  JitCacheSettings mine =
+      jitCacheSettings("0", nullptr, nullptr, "/home/u", driver);
+  EXPECT_TRUE(mine.enabled);
+  EXPECT_EQ(mine.dir, "/scratch/nv/mycc");
+  EXPECT_EQ(mine.maxSize, uint64_t(64) << 20);
+
+  DriverCacheVariables pathOnly{nullptr, "/scratch/nv/", "1048576"};
+  JitCacheSettings s =
+      jitCacheSettings(nullptr, "", nullptr, "/home/u", pathOnly);
+  EXPECT_TRUE(s.enabled);
+  EXPECT_EQ(s.dir, "/scratch/nv/mycc");
+  EXPECT_EQ(s.maxSize, uint64_t(1) << 20);
+  // mycc's own variables win.
+  JitCacheSettings own =
+      jitCacheSettings(nullptr, "/data/jit", "1G", "/home/u", pathOnly);
+  EXPECT_EQ(own.dir, "/data/jit");
+  EXPECT_EQ(own.maxSize, uint64_t(1) << 30);
+  // A bad driver size names the driver's variable.
+  DriverCacheVariables bad{nullptr, nullptr, "lots"};
+  JitCacheSettings warned =
+      jitCacheSettings(nullptr, nullptr, nullptr, "/home/u", bad);
+  ASSERT_EQ(warned.warnings.size(), 1u);
+  EXPECT_EQ(warned.warnings[0], "warning: CUDA_CACHE_MAXSIZE=lots is not a "
+                                "size (e.g. 256M); using 256M");
+}
+
 TEST(JitCacheSettings, FromTheEnvironment) {
   TempDir tmp;
   ::setenv("MYCC_CACHE_DIR", (tmp.path() + "/env").c_str(), 1);

@@ -293,6 +293,42 @@ TEST(RuntimeExplain, ForcedPtxThatCannotRun) {
   EXPECT_TRUE(contains(ex.error, "Or unset MYCC_FORCE_PTX.")) << ex.error;
 }
 
+// The driver's variables, honoured as for a program nvcc built.
+TEST(RuntimeExplain, DriverJitVariables) {
+  JitEnvironment none = jitEnvironment(nullptr, nullptr, nullptr);
+  EXPECT_TRUE(none.forcedBy.empty());
+  EXPECT_FALSE(none.ptxJitDisabled);
+  JitEnvironment cuda = jitEnvironment(nullptr, "1", "1");
+  EXPECT_EQ(cuda.forcedBy, "CUDA_FORCE_PTX_JIT");
+  EXPECT_TRUE(cuda.strictForce);
+  EXPECT_TRUE(cuda.ptxJitDisabled);
+  JitEnvironment both = jitEnvironment("1", "1", "0");
+  EXPECT_EQ(both.forcedBy, "MYCC_FORCE_PTX");
+  EXPECT_FALSE(both.strictForce);
+  EXPECT_FALSE(both.ptxJitDisabled);
+
+  ModuleInfo forced = module({cubin(90), ptx(80)});
+  forced.cubinsRemoved = true;
+  forced.forcedBy = "CUDA_FORCE_PTX_JIT";
+  Explanation ex = explainSelection(forced, 0, kH100, 90);
+  EXPECT_EQ(ex.selection.kind, Selection::Kind::PtxJit);
+  EXPECT_TRUE(contains(ex.logLine, "sm_90 cubin (removed by CUDA_FORCE_PTX_JIT)"))
+      << ex.logLine;
+
+  // CUDA_DISABLE_PTX_JIT: the PTX that would run is not compiled, and the
+  // error says which variable to unset.
+  ModuleInfo disabled = module({cubin(80), ptx(80)});
+  disabled.ptxJitDisabled = true;
+  Explanation noJit = explainSelection(disabled, 0, kH100, 90);
+  EXPECT_EQ(noJit.selection.kind, Selection::Kind::None);
+  EXPECT_TRUE(contains(noJit.error, "Or unset CUDA_DISABLE_PTX_JIT."))
+      << noJit.error;
+  EXPECT_TRUE(contains(noJit.logLine, "PTX JIT compilation is disabled"))
+      << noJit.logLine;
+  EXPECT_EQ(explainSelection(disabled, 0, "NVIDIA A100", 80).selection.kind,
+            Selection::Kind::Cubin);
+}
+
 TEST(RuntimeExplain, LtoIrIsListedButNeverSelected) {
   FatbinImage lto;
   lto.kind = ImageKind::LtoIr;

@@ -269,6 +269,20 @@ TEST(Selection, ForcePtxIgnoresCubinsWheneverSomePtxFits) {
   EXPECT_EQ(pick(75, list, force), "none");
 }
 
+// CUDA_DISABLE_PTX_JIT: cubins only, whatever PTX would fit.
+TEST(Selection, NoPtxChoosesOnlyCubins) {
+  SelectionPolicy noPtx;
+  noPtx.noPtx = true;
+  auto list = images({"sm_80", "compute_80"});
+  EXPECT_EQ(pick(86, list, noPtx), "sm_80");
+  EXPECT_EQ(pick(90, list), "compute_80");
+  Selection none = selectImage(90, list, noPtx);
+  EXPECT_EQ(none.kind, Selection::Kind::None);
+  EXPECT_EQ(none.reason, "no cubin for 9.x; compute_80 PTX would fit, but PTX "
+                         "JIT compilation is disabled");
+  EXPECT_EQ(pick(75, list, noPtx), "none");
+}
+
 TEST(Selection, Reasons) {
   EXPECT_EQ(selectImage(90, images({"sm_90"})).reason,
             "sm_90 cubin matches the device (9.0) exactly");
