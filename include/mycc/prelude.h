@@ -213,6 +213,175 @@ __prof_trigger(int __counter) {
 #undef __MYCC_PMEVENT
 
 //===----------------------------------------------------------------------===//
+// Device functions CUDA's headers declare and Clang's do not define
+//===----------------------------------------------------------------------===//
+//
+// nvcc compiles these from its own headers (sm_20_intrinsics.h,
+// sm_32_intrinsics.h, sm_90_rt.h) or as builtins; with Clang's headers they
+// were "no matching function" errors or calls to undefined functions that
+// only ptxas reported. Each is written from the PTX nvcc emits for it.
+
+// __tanhf: the hardware's approximate tanh (sm_75), as nvcc's.
+static __inline__ __attribute__((always_inline)) __device__ float
+__tanhf(float __x) {
+  float __r;
+  __asm__("tanh.approx.f32 %0, %1;" : "=f"(__r) : "f"(__x));
+  return __r;
+}
+
+// The unsigned long overloads of the cache-operator loads and stores (Clang
+// has the long ones); unsigned long is 64 bits on mycc's hosts.
+static __inline__ __attribute__((always_inline)) __device__ unsigned long
+__ldcg(const unsigned long *__p) {
+  return static_cast<unsigned long>(
+      __ldcg(reinterpret_cast<const unsigned long long *>(__p)));
+}
+static __inline__ __attribute__((always_inline)) __device__ unsigned long
+__ldcs(const unsigned long *__p) {
+  return static_cast<unsigned long>(
+      __ldcs(reinterpret_cast<const unsigned long long *>(__p)));
+}
+static __inline__ __attribute__((always_inline)) __device__ unsigned long
+__ldcv(const unsigned long *__p) {
+  return static_cast<unsigned long>(
+      __ldcv(reinterpret_cast<const unsigned long long *>(__p)));
+}
+static __inline__ __attribute__((always_inline)) __device__ void
+__stwt(unsigned long *__p, unsigned long __v) {
+  __stwt(reinterpret_cast<unsigned long long *>(__p),
+         static_cast<unsigned long long>(__v));
+}
+
+// __isGridConstant(p) (sm_70): whether p points to a __grid_constant__ kernel
+// parameter, i.e. into the parameter space. CUDA's sm_20_intrinsics.hpp
+// calls this function, which nvcc provides and Clang does not (a call of an
+// undefined function that only ptxas reported); nvcc folds it where it can,
+// the instruction gives the same answer.
+#if defined(__CUDA_ARCH__)
+extern "C" __device__ inline unsigned __nv_isGridConstant_impl(const void *__p) {
+  unsigned __r;
+  __asm__("{ .reg .pred __mycc_p; isspacep.param __mycc_p, %1; "
+          "selp.u32 %0, 1, 0, __mycc_p; }"
+          : "=r"(__r)
+          : "l"(__p));
+  return __r;
+}
+#endif
+
+// Over-aligned new and delete (C++17 std::align_val_t) in device code:
+// nvcc's allocate with the device runtime's aligned malloc, which the driver
+// provides like malloc; Clang's <new> wrapper defines only the plain forms,
+// so `new T` of an over-aligned T left calls of undefined operators.
+#if defined(__CUDA_ARCH__) && defined(__cpp_aligned_new)
+extern "C" __device__ void *__cuda_syscall_aligned_malloc(__SIZE_TYPE__,
+                                                         __SIZE_TYPE__);
+__device__ inline void *operator new(__SIZE_TYPE__ __size,
+                                     std::align_val_t __align) {
+  return __cuda_syscall_aligned_malloc(__size ? __size : 1,
+                                       static_cast<__SIZE_TYPE__>(__align));
+}
+__device__ inline void *operator new[](__SIZE_TYPE__ __size,
+                                       std::align_val_t __align) {
+  return ::operator new(__size, __align);
+}
+__device__ inline void *operator new(__SIZE_TYPE__ __size,
+                                     std::align_val_t __align,
+                                     const std::nothrow_t &) noexcept {
+  return ::operator new(__size, __align);
+}
+__device__ inline void *operator new[](__SIZE_TYPE__ __size,
+                                       std::align_val_t __align,
+                                       const std::nothrow_t &) noexcept {
+  return ::operator new(__size, __align);
+}
+__device__ inline void operator delete(void *__p, std::align_val_t) noexcept {
+  ::operator delete(__p);
+}
+__device__ inline void operator delete[](void *__p, std::align_val_t) noexcept {
+  ::operator delete(__p);
+}
+__device__ inline void operator delete(void *__p, __SIZE_TYPE__,
+                                       std::align_val_t) noexcept {
+  ::operator delete(__p);
+}
+__device__ inline void operator delete[](void *__p, __SIZE_TYPE__,
+                                         std::align_val_t) noexcept {
+  ::operator delete(__p);
+}
+__device__ inline void operator delete(void *__p, std::align_val_t,
+                                       const std::nothrow_t &) noexcept {
+  ::operator delete(__p);
+}
+__device__ inline void operator delete[](void *__p, std::align_val_t,
+                                         const std::nothrow_t &) noexcept {
+  ::operator delete(__p);
+}
+#endif
+
+// 128-bit atomicCAS and atomicExch (sm_90) on any trivially copyable type of
+// 16 bytes and 16-byte alignment, with the _block and _system scopes:
+// atom.cas.b128 / atom.exch.b128, relaxed like the other atomics.
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+template <bool __c, typename _T> struct __mycc_enable_if {};
+template <typename _T> struct __mycc_enable_if<true, _T> { typedef _T type; };
+#define __MYCC_ATOMIC128(_T)                                                   \
+  typename __mycc_enable_if<sizeof(_T) == 16 && alignof(_T) >= 16 &&           \
+                                __is_trivially_copyable(_T),                   \
+                            _T>::type
+#define __MYCC_ATOMIC128_CAS(NAME, SCOPE)                                      \
+  template <typename _T>                                                       \
+  static __inline__ __attribute__((always_inline)) __device__                  \
+      __MYCC_ATOMIC128(_T) NAME(_T *__address, _T __compare, _T __val) {       \
+    unsigned long long __c[2], __v[2], __r[2];                                 \
+    __builtin_memcpy(__c, &__compare, 16);                                     \
+    __builtin_memcpy(__v, &__val, 16);                                         \
+    __asm__ __volatile__(                                                      \
+        "{ .reg .b128 __mycc_d, __mycc_c, __mycc_v; "                          \
+        "mov.b128 __mycc_c, {%2, %3}; mov.b128 __mycc_v, {%4, %5}; "           \
+        "atom" SCOPE ".cas.b128 __mycc_d, [%6], __mycc_c, __mycc_v; "          \
+        "mov.b128 {%0, %1}, __mycc_d; }"                                       \
+        : "=l"(__r[0]), "=l"(__r[1])                                           \
+        : "l"(__c[0]), "l"(__c[1]), "l"(__v[0]), "l"(__v[1]), "l"(__address)   \
+        : "memory");                                                           \
+    union __U {                                                                \
+      _T __ret;                                                                \
+      __device__ __U() {}                                                      \
+    } __u;                                                                     \
+    __builtin_memcpy(&__u.__ret, __r, 16);                                     \
+    return __u.__ret;                                                          \
+  }
+#define __MYCC_ATOMIC128_EXCH(NAME, SCOPE)                                     \
+  template <typename _T>                                                       \
+  static __inline__ __attribute__((always_inline)) __device__                  \
+      __MYCC_ATOMIC128(_T) NAME(_T *__address, _T __val) {                     \
+    unsigned long long __v[2], __r[2];                                         \
+    __builtin_memcpy(__v, &__val, 16);                                         \
+    __asm__ __volatile__(                                                      \
+        "{ .reg .b128 __mycc_d, __mycc_v; mov.b128 __mycc_v, {%2, %3}; "       \
+        "atom" SCOPE ".exch.b128 __mycc_d, [%4], __mycc_v; "                   \
+        "mov.b128 {%0, %1}, __mycc_d; }"                                       \
+        : "=l"(__r[0]), "=l"(__r[1])                                           \
+        : "l"(__v[0]), "l"(__v[1]), "l"(__address)                             \
+        : "memory");                                                           \
+    union __U {                                                                \
+      _T __ret;                                                                \
+      __device__ __U() {}                                                      \
+    } __u;                                                                     \
+    __builtin_memcpy(&__u.__ret, __r, 16);                                     \
+    return __u.__ret;                                                          \
+  }
+__MYCC_ATOMIC128_CAS(atomicCAS, "")
+__MYCC_ATOMIC128_CAS(atomicCAS_block, ".cta")
+__MYCC_ATOMIC128_CAS(atomicCAS_system, ".sys")
+__MYCC_ATOMIC128_EXCH(atomicExch, "")
+__MYCC_ATOMIC128_EXCH(atomicExch_block, ".cta")
+__MYCC_ATOMIC128_EXCH(atomicExch_system, ".sys")
+#undef __MYCC_ATOMIC128_CAS
+#undef __MYCC_ATOMIC128_EXCH
+#undef __MYCC_ATOMIC128
+#endif
+
+//===----------------------------------------------------------------------===//
 // The CUDA runtime, linked for mycc's runtime
 //===----------------------------------------------------------------------===//
 //

@@ -373,6 +373,7 @@ bool emitPtx(llvm::Module &module, llvm::TargetMachine &machine,
 std::vector<std::string> undefinedSymbols(const llvm::Module &module) {
   static const llvm::StringRef provided[] = {
       "vprintf", "malloc", "free", "__assertfail",
+      "__cuda_syscall_aligned_malloc", // over-aligned new (the prelude's)
       kAccessPropertyMarker}; // lowered before code generation
   std::vector<std::string> names;
   auto check = [&](const llvm::GlobalValue &gv) {
