@@ -168,6 +168,22 @@ __cxa_deleted_virtual(void) {
 #endif
 
 //===----------------------------------------------------------------------===//
+// Cooperative groups: thread block clusters
+//===----------------------------------------------------------------------===//
+//
+// cooperative_groups/details/info.h offers cluster_group, this_cluster() and
+// the grid's cluster queries only to nvcc, NVRTC, or a compiler that says it
+// has the cluster intrinsics by defining _CG_CLUSTER_INTRINSICS_AVAILABLE.
+// Clang's headers define every intrinsic they use (__clusterDimIsSpecified,
+// __cluster_map_shared_rank, __cluster_barrier_arrive, ...), so mycc says so
+// here rather than define __NVCC__ (docs/nvcc-compatibility.md, "__NVCC__
+// and the code paths it selects"). The headers still require sm_90 on the
+// device side.
+#ifndef _CG_CLUSTER_INTRINSICS_AVAILABLE
+#define _CG_CLUSTER_INTRINSICS_AVAILABLE 1
+#endif
+
+//===----------------------------------------------------------------------===//
 // __maxnreg__
 //===----------------------------------------------------------------------===//
 //
