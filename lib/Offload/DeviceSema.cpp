@@ -1,5 +1,7 @@
 #include "DeviceSema.h"
 
+#include "Annotations.h"
+
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ASTMutationListener.h"
@@ -9,6 +11,8 @@
 #include "clang/AST/Mangle.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
@@ -161,9 +165,28 @@ void placeHostUsedVariables(llvm::Module &module) {
   }
 }
 
+// __managed__ variables (the prelude's annotation, Annotations.h): the NVPTX
+// back end writes `.attribute(.managed)` for a global named in nvvm.annotations
+// as "managed", as nvcc's PTX has it; the driver then allocates the variable
+// in managed memory and cudart hands the host its address.
+void markManagedVariables(llvm::Module &module) {
+  std::vector<llvm::GlobalValue *> managed =
+      takeAnnotated(module, kManagedAnnotation);
+  if (managed.empty()) return;
+  llvm::LLVMContext &ctx = module.getContext();
+  llvm::NamedMDNode *annotations =
+      module.getOrInsertNamedMetadata("nvvm.annotations");
+  for (llvm::GlobalValue *gv : managed)
+    annotations->addOperand(llvm::MDNode::get(
+        ctx, {llvm::ValueAsMetadata::get(gv), llvm::MDString::get(ctx, "managed"),
+              llvm::ConstantAsMetadata::get(
+                  llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), 1))}));
+}
+
 } // namespace
 
 void DeviceSema::finishModule(llvm::Module &module) const {
+  markManagedVariables(module);
   placeHostUsedVariables(module);
   // Each variable, and whether its C++ linkage is internal.
   std::map<llvm::GlobalVariable *, bool> candidates;

@@ -19,7 +19,9 @@
 //    does; the extension stays, in global memory;
 //  - function-scope `static const` variables without a memory-space attribute
 //    become implicit __device__ variables (global memory, as with nvcc).
-// Written __constant__ variables stay in the constant bank.
+// Written __constant__ variables stay in the constant bank. __managed__
+// variables (the prelude's annotation) are marked for the NVPTX back end's
+// `.attribute(.managed)`.
 //
 // After code generation, finishModule() removes the variables of the second
 // kind that device code does not use: Clang emits those with external

@@ -1,5 +1,7 @@
 #include "KernelAttributes.h"
 
+#include "Annotations.h"
+
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -8,8 +10,6 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
-#include "llvm/IR/Constants.h"
-#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -85,42 +85,6 @@ private:
   KernelAttributes &owner;
 };
 
-// Removes the prelude's __maxnreg__ annotations from llvm.global.annotations
-// (they would otherwise leave their strings in the PTX).
-void dropMaxNRegAnnotations(llvm::Module &module) {
-  llvm::GlobalVariable *list = module.getNamedGlobal("llvm.global.annotations");
-  if (!list || !list->hasInitializer()) return;
-  auto *array = llvm::dyn_cast<llvm::ConstantArray>(list->getInitializer());
-  if (!array) return;
-  std::vector<llvm::Constant *> kept;
-  for (llvm::Use &op : array->operands()) {
-    auto *entry = llvm::cast<llvm::Constant>(op.get());
-    auto *text = llvm::dyn_cast<llvm::GlobalVariable>(
-        entry->getNumOperands() > 1 ? entry->getOperand(1)->stripPointerCasts()
-                                    : nullptr);
-    auto *data = text && text->hasInitializer()
-                     ? llvm::dyn_cast<llvm::ConstantDataSequential>(
-                           text->getInitializer())
-                     : nullptr;
-    if (data && data->isCString() && data->getAsCString() == kMaxNRegAnnotation)
-      continue;
-    kept.push_back(entry);
-  }
-  if (kept.size() == array->getNumOperands()) return;
-  if (kept.empty()) {
-    list->eraseFromParent();
-    return;
-  }
-  auto *type = llvm::ArrayType::get(array->getType()->getElementType(),
-                                    kept.size());
-  auto *replacement = new llvm::GlobalVariable(
-      module, type, list->isConstant(), list->getLinkage(),
-      llvm::ConstantArray::get(type, kept), "", list);
-  replacement->setSection(list->getSection());
-  replacement->takeName(list);
-  list->eraseFromParent();
-}
-
 } // namespace
 
 std::unique_ptr<ASTConsumer> KernelAttributes::createConsumer() {
@@ -139,7 +103,7 @@ void KernelAttributes::finishModule(llvm::Module &module) const {
     if (kernel.maxNReg)
       f->addFnAttr("nvvm.maxnreg", std::to_string(kernel.maxNReg));
   }
-  dropMaxNRegAnnotations(module);
+  takeAnnotated(module, kMaxNRegAnnotation); // read from the AST already
 }
 
 } // namespace mycc::offload

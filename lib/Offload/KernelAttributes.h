@@ -24,9 +24,6 @@ class Module;
 
 namespace mycc::offload {
 
-// The annotation the prelude gives __maxnreg__ (include/mycc/prelude.h).
-inline constexpr const char *kMaxNRegAnnotation = "mycc.maxnreg";
-
 class KernelAttributes {
 public:
   // The consumer that reads the attributes of every kernel of the unit,
