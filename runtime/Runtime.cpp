@@ -43,6 +43,10 @@ void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun,
 void __cudaRegisterVar(void **fatCubinHandle, char *hostVar,
                        char *deviceAddress, const char *deviceName, int ext,
                        size_t size, int constant, int global);
+void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAddress,
+                              char *deviceAddress, const char *deviceName,
+                              int ext, size_t size, int constant, int global);
+char __cudaInitModule(void **fatCubinHandle);
 cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim,
                                        size_t *sharedMem, void *stream);
 // The C++ ABI's exit-handler registration (what atexit does, with an
@@ -428,6 +432,10 @@ struct Module {
   std::size_t containerSize = 0;
   void **handle = nullptr;
   std::vector<const void *> stubs;
+  // __managed__ variables: cudart sets their host pointers when it loads the
+  // module, which the first host access asks for (__mycc_init_managed).
+  bool hasManaged = false;
+  std::once_flag loadOnce;
 
   // The wrapper registered with cudart: a copy the runtime owns (the one in
   // the object's .nvFatBinSegment may be read-only), whose data pointer the
@@ -491,6 +499,8 @@ struct Registry {
   // may be missing from the program (an archive member the host link did not
   // take); the first launch of a waiting kernel registers what is there.
   std::unordered_map<const void *, const __mycc_linked_image *> waiting;
+  // The module each unit's descriptor was registered in.
+  std::unordered_map<const __mycc_module_desc *, Module *> byUnit;
 };
 
 // Never destroyed: launches may come from static destructors and other
@@ -1004,9 +1014,18 @@ void registerModule(const std::string &name, const void *fatbinWrapper,
              "; skipped");
         continue;
       }
-      __cudaRegisterVar(m->handle, static_cast<char *>(v.shadow),
-                        const_cast<char *>(v.device_name), v.device_name, 0,
-                        static_cast<size_t>(v.size), v.is_constant ? 1 : 0, 0);
+      if (v.flags & __MYCC_VAR_MANAGED) {
+        __cudaRegisterManagedVar(m->handle, static_cast<void **>(v.shadow),
+                                 const_cast<char *>(v.device_name),
+                                 v.device_name, 0, static_cast<size_t>(v.size),
+                                 0, 0);
+        m->hasManaged = true;
+      } else {
+        __cudaRegisterVar(m->handle, static_cast<char *>(v.shadow),
+                          const_cast<char *>(v.device_name), v.device_name, 0,
+                          static_cast<size_t>(v.size),
+                          (v.flags & __MYCC_VAR_CONSTANT) ? 1 : 0, 0);
+      }
     }
   }
   __cudaRegisterFatBinaryEnd(m->handle);
@@ -1016,6 +1035,7 @@ void registerModule(const std::string &name, const void *fatbinWrapper,
     std::lock_guard<std::mutex> lock(r.mutex);
     for (const void *stub : m->stubs)
       r.byStub.emplace(stub, m); // the first module to register a stub wins
+    for (const __mycc_module_desc *desc : units) r.byUnit[desc] = m;
     r.generation.fetch_add(1, std::memory_order_acq_rel);
   }
   __cxa_atexit(unregisterModule, m, &__dso_handle);
@@ -1075,27 +1095,44 @@ void registerLinkedUnit(const __mycc_module_desc *desc) {
   registerLinkedGroup(image, std::move(ready));
 }
 
-// A launch of a kernel whose device link still waits for units: registers
-// the units that are there. Returns whether it registered anything.
+// A device link still waiting for units when the program needs it (`why`:
+// a launch, a host access to a managed variable): registers the units that
+// are there. Returns whether it registered anything.
+bool registerWaitingGroup(const __mycc_linked_image *image, const char *why) {
+  std::vector<const __mycc_module_desc *> ready;
+  {
+    Registry &r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    auto it = r.linked.find(image);
+    if (it == r.linked.end() || it->second.registered) return false;
+    ready = takeUnits(r, it->second);
+  }
+  if (logSelect())
+    emit("mycc: select: device link " + std::string(image->name ? image->name : "") +
+         ": " + std::to_string(ready.size()) + " of its " +
+         std::to_string(image->num_units) +
+         " units are in the program; registered at " + why);
+  registerLinkedGroup(image, std::move(ready));
+  return true;
+}
+
 bool registerWaitingGroupOf(const void *stub) {
   const __mycc_linked_image *image = nullptr;
-  std::vector<const __mycc_module_desc *> ready;
   {
     Registry &r = registry();
     std::lock_guard<std::mutex> lock(r.mutex);
     auto it = r.waiting.find(stub);
     if (it == r.waiting.end()) return false;
     image = it->second;
-    LinkedGroup &group = r.linked[image];
-    ready = takeUnits(r, group);
   }
-  if (logSelect())
-    emit("mycc: select: device link " + std::string(image->name ? image->name : "") +
-         ": " + std::to_string(ready.size()) + " of its " +
-         std::to_string(image->num_units) +
-         " units are in the program; registered at the first launch");
-  registerLinkedGroup(image, std::move(ready));
-  return true;
+  return registerWaitingGroup(image, "the first launch");
+}
+
+Module *moduleOfUnit(const __mycc_module_desc *desc) {
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto it = r.byUnit.find(desc);
+  return it == r.byUnit.end() ? nullptr : it->second;
 }
 
 } // namespace
@@ -1124,6 +1161,26 @@ extern "C" void __mycc_register_module(const struct __mycc_module_desc *desc) {
     return;
   }
   registerModule(name, desc->fatbin_wrapper, {desc});
+}
+
+extern "C" void __mycc_init_managed(const struct __mycc_module_desc *desc) {
+  Module *m = moduleOfUnit(desc);
+  if (!m && desc && desc->linked &&
+      registerWaitingGroup(desc->linked,
+                           "the first host access to a managed variable"))
+    m = moduleOfUnit(desc);
+  if (!m) {
+    emit("mycc: error: " + std::string(desc ? unitName(desc) : "a module") +
+         " accesses a __managed__ variable, but its module is not "
+         "registered; the access fails");
+    return;
+  }
+  std::call_once(m->loadOnce, [m] {
+    if (!m->hasManaged) return;
+    if (!__cudaInitModule(m->handle))
+      emit("mycc: error: the CUDA runtime could not load " + m->name +
+           "; its __managed__ variables are not accessible from the host");
+  });
 }
 
 extern "C" int __mycc_launch(const void *stub, void **args) {

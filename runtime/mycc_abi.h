@@ -3,17 +3,20 @@
    runtime/ implements it, so both always agree. Plain C, no includes. */
 #ifndef MYCC_ABI_H
 #define MYCC_ABI_H
-#define MYCC_ABI_VERSION 2
+#define MYCC_ABI_VERSION 3
 struct __mycc_kernel_entry {
   const void *stub;        /* host stub: the kernel's identity on the host */
   const char *device_name; /* mangled device-side symbol */
 };
 struct __mycc_var_entry {
-  void *shadow;            /* host shadow: the variable's identity on the host */
+  /* host shadow: the variable's identity on the host; for a __managed__
+     variable the host pointer cudart sets to its managed allocation */
+  void *shadow;
   const char *device_name; /* mangled device-side symbol */
   unsigned long long size;
-  int is_constant;         /* 1 for __constant__ */
+  int flags;               /* __MYCC_VAR_* */
 };
+enum { __MYCC_VAR_CONSTANT = 1, __MYCC_VAR_MANAGED = 2 };
 /* Defined by a device link (-dlink) for each unit of relocatable device code
    it linked: the one fat binary of all of them. */
 struct __mycc_linked_image {
@@ -44,6 +47,9 @@ void __mycc_register_module(const struct __mycc_module_desc *module);
 /* Called by each kernel stub: pops the launch configuration pushed at the
    call site and launches. Returns a cudaError_t. */
 int __mycc_launch(const void *stub, void **args);
+/* Called before a unit's first host access to a __managed__ variable: loads
+   the module holding it, so that cudart has set the host pointers. */
+void __mycc_init_managed(const struct __mycc_module_desc *module);
 #ifdef __cplusplus
 }
 #endif

@@ -201,6 +201,20 @@ __cxa_deleted_virtual(void) {
 #endif
 
 //===----------------------------------------------------------------------===//
+// __managed__
+//===----------------------------------------------------------------------===//
+//
+// CUDA's host_defines.h spells __managed__ as __attribute__((managed)), which
+// Clang implements for HIP only: in CUDA it warned "'managed' attribute
+// ignored" and the variable became a host variable that kernels may not
+// use. Here a managed variable is a __device__ variable with an annotation
+// (lib/Offload/Annotations.h) on both sides: the device compile gives it
+// `.attribute(.managed)`, the host lowering registers it as managed and
+// turns host accesses into accesses of the managed allocation, as nvcc does.
+#undef __managed__
+#define __managed__ __device__ __attribute__((annotate("mycc.managed")))
+
+//===----------------------------------------------------------------------===//
 // __prof_trigger
 //===----------------------------------------------------------------------===//
 //

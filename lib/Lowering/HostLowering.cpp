@@ -6,6 +6,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/Mangle.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/DiagnosticSema.h"
@@ -23,6 +24,7 @@
 
 #include "../../runtime/mycc_abi.h"
 
+#include <map>
 #include <set>
 
 namespace mycc::lowering {
@@ -51,10 +53,22 @@ struct KernelEntry {
 };
 
 struct VarEntry {
-  std::string hostExpr;   // qualified name of the shadow
+  std::string hostExpr;   // qualified name of the shadow (for a managed
+                          // variable, of the host pointer cudart sets)
   std::string deviceName; // mangled device-side symbol
-  bool isConstant = false;
+  std::string sizeExpr;   // sizeof(...) of the variable
+  int flags = 0;          // __MYCC_VAR_*
 };
+
+// The prelude's spelling of __managed__ (lib/Offload/Annotations.h).
+constexpr llvm::StringLiteral kManagedAnnotation = "mycc.managed";
+
+const AnnotateAttr *managedAttr(const VarDecl *vd) {
+  for (const VarDecl *r : vd->redecls())
+    for (const auto *a : r->specific_attrs<AnnotateAttr>())
+      if (a->getAnnotation() == kManagedAnnotation) return a;
+  return nullptr;
+}
 
 class Lowerer : public RecursiveASTVisitor<Lowerer> {
 public:
@@ -75,6 +89,18 @@ public:
   }
 
   bool VisitVarDecl(VarDecl *vd) {
+    // Only namespace-scope managed variables are registered and rewritten;
+    // any other would silently give host code its shadow.
+    if (managedAttr(vd) && !isa<ParmVarDecl>(vd) &&
+        (!vd->getDeclContext()->isFileContext() || vd->isStaticDataMember() ||
+         vd->getDescribedVarTemplate() ||
+         isa<VarTemplateSpecializationDecl>(vd))) {
+      if (vd->isFirstDecl() && !isa<VarTemplateSpecializationDecl>(vd))
+        unsupported(vd->getLocation(),
+                    "__managed__ variables outside namespace scope (static "
+                    "data members, variable templates, local variables)");
+      return true;
+    }
     if (!(vd->hasAttr<CUDADeviceAttr>() || vd->hasAttr<CUDAConstantAttr>()) ||
         vd->hasAttr<CUDASharedAttr>() || isa<ParmVarDecl>(vd) ||
         !vd->getDeclContext()->isFileContext() || vd->isStaticDataMember() ||
@@ -87,10 +113,14 @@ public:
     // relocatable device code they declare the shadow another unit defines.
     const VarDecl *def = vd->getDefinition();
     if (!def && !options.rdc) return true;
+    const bool managed = managedAttr(vd) != nullptr;
     for (Attr *a : vd->attrs())
-      if ((isa<CUDADeviceAttr>(a) || isa<CUDAConstantAttr>(a)) &&
-          !a->isImplicit())
+      if (((isa<CUDADeviceAttr>(a) || isa<CUDAConstantAttr>(a)) &&
+           !a->isImplicit()) ||
+          (isa<AnnotateAttr>(a) &&
+           cast<AnnotateAttr>(a)->getAnnotation() == kManagedAnnotation))
         replaceAttr(a, "");
+    if (managed) declareManagedPointer(vd, def != nullptr);
     if (!def) return true;
     // In whole-program mode a shadow is private to its unit, as with nvcc:
     // two units may each define a device variable of the same name. With
@@ -101,8 +131,13 @@ public:
     if (vd == def) {
       VarEntry e;
       e.hostExpr = qualifiedName(vd);
+      e.sizeExpr = "sizeof(" + e.hostExpr + ")";
       e.deviceName = mangledName(GlobalDecl(vd));
-      e.isConstant = vd->hasAttr<CUDAConstantAttr>();
+      if (vd->hasAttr<CUDAConstantAttr>()) e.flags |= __MYCC_VAR_CONSTANT;
+      if (managed) {
+        e.flags |= __MYCC_VAR_MANAGED;
+        e.hostExpr = managedPointers[vd->getCanonicalDecl()];
+      }
       if (options.rdc && !ctx.getLangOpts().CUID.empty()) {
         // An internal variable is visible to the device link (and to the
         // CUDA runtime) only if Clang externalized it, under a name of its
@@ -113,6 +148,23 @@ public:
       }
       vars.push_back(std::move(e));
     }
+    return true;
+  }
+
+  // A host access to a __managed__ variable is an access of its managed
+  // allocation, through the pointer cudart sets when the module is loaded
+  // (nvcc's lowering: `*(__nv_init_managed_rt(), ptr)`). Device code keeps
+  // the shadow, which it never runs on the host.
+  bool VisitDeclRefExpr(DeclRefExpr *ref) {
+    const auto *vd = dyn_cast<VarDecl>(ref->getDecl());
+    if (!vd) return true;
+    auto pointer = managedPointers.find(vd->getCanonicalDecl());
+    if (pointer == managedPointers.end() || runsOnDeviceOnly(*ref)) return true;
+    SourceRange range = ref->getSourceRange();
+    if (!inMainFile(range.getBegin()) || !range.getEnd().isFileID()) return true;
+    rw.ReplaceText(range, "(*(::__mycc_managed_ready ? (void)0 : "
+                          "::__mycc_managed_init(), " +
+                              pointer->second + "))");
     return true;
   }
 
@@ -163,9 +215,8 @@ public:
     os << "  {0, 0}\n};\n";
     os << "static const struct __mycc_var_entry __mycc_vars[] = {\n";
     for (const auto &v : vars)
-      os << "  {(void *)&" << v.hostExpr << ", \"" << v.deviceName
-         << "\", sizeof(" << v.hostExpr << "), " << (v.isConstant ? 1 : 0)
-         << "},\n";
+      os << "  {(void *)&" << v.hostExpr << ", \"" << v.deviceName << "\", "
+         << v.sizeExpr << ", " << v.flags << "},\n";
     os << "  {0, 0, 0, 0}\n};\n";
     os << "static const struct __mycc_module_desc __mycc_module = {"
        << MYCC_ABI_VERSION << ", "
@@ -176,7 +227,19 @@ public:
     os << "\", " << (options.rdc ? "&" + linked : std::string("0")) << "};\n";
     os << "__attribute__((constructor)) static void __mycc_register(void) {\n"
           "  __mycc_register_module(&__mycc_module);\n}\n";
+    if (!managedPointers.empty())
+      os << "static void __mycc_managed_init(void) {\n"
+            "  __mycc_init_managed(&__mycc_module);\n"
+            "  __mycc_managed_ready = 1;\n}\n";
     return out;
+  }
+
+  // Declarations the rewritten accesses of managed variables need, for the
+  // top of the unit (empty when it has none).
+  std::string managedDeclarations() const {
+    if (managedPointers.empty()) return {};
+    return "static char __mycc_managed_ready;\n"
+           "static void __mycc_managed_init(void);\n";
   }
 
   // Template kernels: the specialisations this unit instantiates.
@@ -203,6 +266,74 @@ private:
   bool inMainFile(SourceLocation loc) const {
     return loc.isValid() && loc.isFileID() &&
            sm.getFileID(loc) == sm.getMainFileID();
+  }
+
+  // Declares, after the declaration of managed variable `vd`, the host
+  // pointer cudart sets to its managed allocation:
+  // `static __typeof__(x) *__mycc_managed_N = 0;` (a pointer to the array
+  // for an array). With relocatable device code it is named after the
+  // device symbol and keeps external linkage, so that units declaring the
+  // variable `extern` reach the defining unit's pointer.
+  void declareManagedPointer(VarDecl *vd, bool defines) {
+    const VarDecl *canonical = vd->getCanonicalDecl();
+    std::string name;
+    if (options.rdc)
+      name = "__mycc_managed_" + mangledName(GlobalDecl(vd->getDefinition()
+                                                            ? vd->getDefinition()
+                                                            : vd));
+    else
+      name = "__mycc_managed_" + std::to_string(managedPointers.size());
+    std::string qualified = qualifiedName(vd);
+    qualified = qualified.substr(0, qualified.size() - vd->getName().size()) + name;
+    bool first = managedPointers.emplace(canonical, qualified).second;
+    if (!first && !(defines && vd->getDefinition() == vd)) return;
+    if (!defines && !options.rdc) return;
+    SourceLocation after = endOfDeclaration(vd);
+    if (after.isInvalid()) {
+      unsupported(vd->getLocation(),
+                  "this declaration of a __managed__ variable");
+      return;
+    }
+    std::string decl = std::string(" ") +
+                       (options.rdc ? (defines ? "" : "extern ")
+                                    : "static ") +
+                       "__typeof__(" + vd->getName().str() + ") *" + name +
+                       (defines ? " = 0;" : ";");
+    rw.InsertTextAfter(after, decl);
+  }
+
+  // The location after the `;` that ends the declaration `vd` belongs to.
+  SourceLocation endOfDeclaration(const VarDecl *vd) const {
+    SourceLocation loc = vd->getEndLoc();
+    if (!inMainFile(loc)) return {};
+    int depth = 0;
+    for (int guard = 0; guard < 100000; ++guard) {
+      std::optional<Token> next =
+          Lexer::findNextToken(loc, sm, ctx.getLangOpts());
+      if (!next) return {};
+      loc = next->getLocation();
+      if (next->isOneOf(tok::l_paren, tok::l_brace, tok::l_square)) ++depth;
+      else if (next->isOneOf(tok::r_paren, tok::r_brace, tok::r_square)) --depth;
+      else if (next->is(tok::semi) && depth <= 0) return next->getEndLoc();
+    }
+    return {};
+  }
+
+  // Whether `ref` is inside a kernel, a __device__ function or a __device__
+  // lambda, which the host never runs.
+  bool runsOnDeviceOnly(const DeclRefExpr &ref) {
+    DynTypedNodeList parents = ctx.getParents(ref);
+    while (!parents.empty()) {
+      const DynTypedNode &node = parents[0];
+      const FunctionDecl *fd = node.get<FunctionDecl>();
+      if (const auto *lambda = node.get<LambdaExpr>())
+        fd = lambda->getCallOperator();
+      if (fd)
+        return fd->hasAttr<CUDAGlobalAttr>() ||
+               (fd->hasAttr<CUDADeviceAttr>() && !fd->hasAttr<CUDAHostAttr>());
+      parents = ctx.getParents(node);
+    }
+    return false; // a namespace-scope initializer: host code
   }
 
   void unsupported(SourceLocation loc, llvm::StringRef what) {
@@ -351,6 +482,9 @@ private:
   std::set<std::string> seenKernels;
   std::set<FunctionTemplateDecl *> kernelTemplates;
   std::vector<VarEntry> vars;
+  // Each __managed__ variable (canonical declaration): the qualified name of
+  // its host pointer.
+  std::map<const VarDecl *, std::string> managedPointers;
   std::set<SourceLocation::UIntTy> rewrittenAttrs;
   bool hadError = false;
 };
@@ -370,7 +504,7 @@ public:
     if (lowerer.failed()) return;
     FileID main = ctx.getSourceManager().getMainFileID();
     rw.InsertTextBefore(ctx.getSourceManager().getLocForStartOfFile(main),
-                        abiPrelude());
+                        abiPrelude() + lowerer.managedDeclarations());
     rw.InsertTextAfter(ctx.getSourceManager().getLocForEndOfFile(main),
                        lowerer.registrationTable(sourceName));
     const auto &buffer = rw.getEditBuffer(main);
