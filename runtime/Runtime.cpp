@@ -436,6 +436,7 @@ struct Module {
   // module, which the first host access asks for (__mycc_init_managed).
   bool hasManaged = false;
   std::once_flag loadOnce;
+  std::atomic<bool> loadedEarly{false}; // by __mycc_init_managed
 
   // The wrapper registered with cudart: a copy the runtime owns (the one in
   // the object's .nvFatBinSegment may be read-only), whose data pointer the
@@ -748,6 +749,9 @@ std::string jitThroughCache(Module &m, unsigned sm,
     return {};
   if (m.wrapper.version != 1)
     return "JIT cache not used: device-linked fat binary";
+  if (m.loadedEarly.load(std::memory_order_acquire))
+    return "JIT cache not used: the module was loaded at the first host "
+           "access to a __managed__ variable";
   if (processJitEnvironment().strictForce)
     return "JIT cache not used: under CUDA_FORCE_PTX_JIT the driver "
            "JIT-compiles the PTX itself";
@@ -1177,7 +1181,9 @@ extern "C" void __mycc_init_managed(const struct __mycc_module_desc *desc) {
   }
   std::call_once(m->loadOnce, [m] {
     if (!m->hasManaged) return;
-    if (!__cudaInitModule(m->handle))
+    if (__cudaInitModule(m->handle))
+      m->loadedEarly.store(true, std::memory_order_release);
+    else
       emit("mycc: error: the CUDA runtime could not load " + m->name +
            "; its __managed__ variables are not accessible from the host");
   });
