@@ -354,6 +354,18 @@ __device__ inline void operator delete[](void *__p, std::align_val_t,
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
 template <bool __c, typename _T> struct __mycc_enable_if {};
 template <typename _T> struct __mycc_enable_if<true, _T> { typedef _T type; };
+// The 16 bytes of an atomic's old value as a _T (which need not be default
+// constructible).
+template <typename _T>
+static __inline__ __attribute__((always_inline)) __device__ _T
+__mycc_from_words(const unsigned long long *__words) {
+  union __U {
+    _T __value;
+    __device__ __U() {}
+  } __u;
+  __builtin_memcpy(&__u.__value, __words, 16);
+  return __u.__value;
+}
 #define __MYCC_ATOMIC128(_T)                                                   \
   typename __mycc_enable_if<sizeof(_T) == 16 && alignof(_T) >= 16 &&           \
                                 __is_trivially_copyable(_T),                   \
@@ -373,12 +385,7 @@ template <typename _T> struct __mycc_enable_if<true, _T> { typedef _T type; };
         : "=l"(__r[0]), "=l"(__r[1])                                           \
         : "l"(__c[0]), "l"(__c[1]), "l"(__v[0]), "l"(__v[1]), "l"(__address)   \
         : "memory");                                                           \
-    union __U {                                                                \
-      _T __ret;                                                                \
-      __device__ __U() {}                                                      \
-    } __u;                                                                     \
-    __builtin_memcpy(&__u.__ret, __r, 16);                                     \
-    return __u.__ret;                                                          \
+    return __mycc_from_words<_T>(__r);                                         \
   }
 #define __MYCC_ATOMIC128_EXCH(NAME, SCOPE)                                     \
   template <typename _T>                                                       \
@@ -393,12 +400,7 @@ template <typename _T> struct __mycc_enable_if<true, _T> { typedef _T type; };
         : "=l"(__r[0]), "=l"(__r[1])                                           \
         : "l"(__v[0]), "l"(__v[1]), "l"(__address)                             \
         : "memory");                                                           \
-    union __U {                                                                \
-      _T __ret;                                                                \
-      __device__ __U() {}                                                      \
-    } __u;                                                                     \
-    __builtin_memcpy(&__u.__ret, __r, 16);                                     \
-    return __u.__ret;                                                          \
+    return __mycc_from_words<_T>(__r);                                         \
   }
 __MYCC_ATOMIC128_CAS(atomicCAS, "")
 __MYCC_ATOMIC128_CAS(atomicCAS_block, ".cta")

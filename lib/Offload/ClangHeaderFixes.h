@@ -21,29 +21,25 @@
 //    CacheHints.h, which gives the accesses nvcc's cache hints.
 #pragma once
 
+#include "FrontEndPass.h"
+
 #include <memory>
 #include <string>
 #include <vector>
 
-namespace clang {
-class ASTConsumer;
-}
-namespace llvm {
-class Module;
-}
 
 namespace mycc::offload {
 
-class ClangHeaderFixes {
+class ClangHeaderFixes : public FrontEndPass {
 public:
   // The consumer to run ahead of CodeGen: it edits the headers' functions
   // as they are parsed, before any code is generated from them. It records
   // into this object, which must outlive it.
-  std::unique_ptr<clang::ASTConsumer> createConsumer();
+  std::unique_ptr<clang::ASTConsumer> createConsumer() override;
 
   // Relaxes the compare-and-swap wrappers' atomics and marks the access
   // property associations in the front end's (unoptimised) module.
-  void finishModule(llvm::Module &module) const;
+  void finishModule(llvm::Module &module) const override;
 
   // Symbols of the wrappers around the device-scope CAS builtins.
   std::vector<std::string> casWrappers;

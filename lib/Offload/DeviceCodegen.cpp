@@ -98,19 +98,20 @@ bool renamePtxTarget(std::string &ptx, llvm::StringRef from,
 // declaration before CodeGen does, and the edits they make to the module
 // CodeGen produces.
 struct DeviceFrontEndPasses {
-  DeviceSema sema;                   // memory spaces of const variables
   ClangHeaderFixes headerFixes;      // Clang's CUDA headers, as nvcc's
+  DeviceSema sema;                   // memory spaces of variables
   KernelAttributes kernelAttributes; // __cluster_dims__, __maxnreg__
 
-  void addConsumers(std::vector<std::unique_ptr<clang::ASTConsumer>> &out) {
-    out.push_back(headerFixes.createConsumer());
-    out.push_back(sema.createConsumer());
-    out.push_back(kernelAttributes.createConsumer());
+  // In this order: the header fixes edit the headers' functions before
+  // anything else sees them.
+  std::vector<FrontEndPass *> all() {
+    return {&headerFixes, &sema, &kernelAttributes};
   }
-  void finishModule(llvm::Module &module) const {
-    sema.finishModule(module);
-    headerFixes.finishModule(module);
-    kernelAttributes.finishModule(module);
+  void addConsumers(std::vector<std::unique_ptr<clang::ASTConsumer>> &out) {
+    for (FrontEndPass *pass : all()) out.push_back(pass->createConsumer());
+  }
+  void finishModule(llvm::Module &module) {
+    for (FrontEndPass *pass : all()) pass->finishModule(module);
   }
 };
 

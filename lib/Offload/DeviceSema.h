@@ -33,28 +33,24 @@
 // keeps for host code in an order that does not change from run to run.
 #pragma once
 
+#include "FrontEndPass.h"
+
 #include <memory>
 #include <string>
 #include <vector>
 
-namespace clang {
-class ASTConsumer;
-}
-namespace llvm {
-class Module;
-}
 
 namespace mycc::offload {
 
-class DeviceSema {
+class DeviceSema : public FrontEndPass {
 public:
   // The consumer to run ahead of CodeGen (it must see each declaration
   // first). It records into this object, which must outlive it.
-  std::unique_ptr<clang::ASTConsumer> createConsumer();
+  std::unique_ptr<clang::ASTConsumer> createConsumer() override;
 
   // Removes the constants only host code uses and orders those kept for it
   // (see above).
-  void finishModule(llvm::Module &module) const;
+  void finishModule(llvm::Module &module) const override;
 
   // The variables that lost an implicit __constant__ and are kept only for
   // device code's uses (see above), in the order they were first seen

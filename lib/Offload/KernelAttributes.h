@@ -11,29 +11,25 @@
 // nvvm.maxnreg), from which it writes those directives.
 #pragma once
 
+#include "FrontEndPass.h"
+
 #include <memory>
 #include <string>
 #include <vector>
 
-namespace clang {
-class ASTConsumer;
-}
-namespace llvm {
-class Module;
-}
 
 namespace mycc::offload {
 
-class KernelAttributes {
+class KernelAttributes : public FrontEndPass {
 public:
   // The consumer that reads the attributes of every kernel of the unit,
   // template instantiations included, at the end of the unit. It records into
   // this object, which must outlive it.
-  std::unique_ptr<clang::ASTConsumer> createConsumer();
+  std::unique_ptr<clang::ASTConsumer> createConsumer() override;
 
   // Sets the recorded properties on the kernels of the front end's module
   // and drops the prelude's annotations from it.
-  void finishModule(llvm::Module &module) const;
+  void finishModule(llvm::Module &module) const override;
 
   struct Kernel {
     std::string symbol;

@@ -69,23 +69,20 @@ __global__ void cluster_size(unsigned *size) {
 #endif
 }
 
-cudaError_t launch_in_clusters(void (*kernel)(const int *, int, int, unsigned *,
-                                              unsigned *),
-                               int blocks, int cluster, const int *values,
-                               int n, int bins, unsigned *global_bins,
-                               unsigned *shape) {
+// A launch configuration of `blocks` blocks of `threads` in clusters of
+// `cluster` blocks along x; `attribute` holds the cluster dimension.
+cudaLaunchConfig_t in_clusters(int blocks, int threads, int cluster,
+                               cudaLaunchAttribute &attribute) {
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = cluster;
+  attribute.val.clusterDim.y = 1;
+  attribute.val.clusterDim.z = 1;
   cudaLaunchConfig_t config = {};
   config.gridDim = dim3(blocks);
-  config.blockDim = dim3(kThreads);
-  cudaLaunchAttribute attribute[1];
-  attribute[0].id = cudaLaunchAttributeClusterDimension;
-  attribute[0].val.clusterDim.x = cluster;
-  attribute[0].val.clusterDim.y = 1;
-  attribute[0].val.clusterDim.z = 1;
-  config.attrs = attribute;
+  config.blockDim = dim3(threads);
+  config.attrs = &attribute;
   config.numAttrs = 1;
-  return cudaLaunchKernelEx(&config, kernel, values, n, bins, global_bins,
-                            shape);
+  return config;
 }
 
 int main() {
@@ -113,8 +110,11 @@ int main() {
   CHECK(cudaMemcpy(values, hv, sizeof(hv), cudaMemcpyHostToDevice));
   CHECK(cudaMemset(global_bins, 0, bins * sizeof(unsigned)));
 
-  CHECK(launch_in_clusters(cluster_histogram, kBlocks, kCluster, values, kN,
-                           bins, global_bins, shape));
+  cudaLaunchAttribute attribute;
+  cudaLaunchConfig_t config =
+      in_clusters(kBlocks, kThreads, kCluster, attribute);
+  CHECK(cudaLaunchKernelEx(&config, cluster_histogram, values, kN, bins,
+                           global_bins, shape));
   CHECK(cudaDeviceSynchronize());
   static unsigned hb[kCluster * kBinsPerBlock], want[kCluster * kBinsPerBlock];
   CHECK(cudaMemcpy(hb, global_bins, bins * sizeof(unsigned),
@@ -136,16 +136,6 @@ int main() {
   }
 
   // How many 4-block clusters of this kernel fit on the GPU at once.
-  cudaLaunchConfig_t config = {};
-  config.gridDim = dim3(kBlocks);
-  config.blockDim = dim3(kThreads);
-  cudaLaunchAttribute attribute[1];
-  attribute[0].id = cudaLaunchAttributeClusterDimension;
-  attribute[0].val.clusterDim.x = kCluster;
-  attribute[0].val.clusterDim.y = 1;
-  attribute[0].val.clusterDim.z = 1;
-  config.attrs = attribute;
-  config.numAttrs = 1;
   int clusters = 0;
   CHECK(cudaOccupancyMaxActiveClusters(&clusters, cluster_histogram, &config));
   EXPECT(clusters > 0, "cudaOccupancyMaxActiveClusters: %d", clusters);
@@ -155,12 +145,8 @@ int main() {
   CHECK(cudaMalloc(&sizes, 32 * sizeof(unsigned)));
   CHECK(cudaFuncSetAttribute(cluster_size,
                              cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-  cudaLaunchConfig_t wide = {};
-  wide.gridDim = dim3(32);
-  wide.blockDim = dim3(32);
-  attribute[0].val.clusterDim.x = 16;
-  wide.attrs = attribute;
-  wide.numAttrs = 1;
+  cudaLaunchAttribute wideAttribute;
+  cudaLaunchConfig_t wide = in_clusters(32, 32, 16, wideAttribute);
   int wideClusters = 0;
   CHECK(cudaOccupancyMaxActiveClusters(&wideClusters, cluster_size, &wide));
   if (wideClusters > 0) {
