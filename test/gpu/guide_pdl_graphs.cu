@@ -11,16 +11,30 @@
 
 constexpr int kN = 4096;
 
+// The dependent-launch controls are sm_90 instructions (griddepcontrol):
+// PTX for an older virtual arch that has them cannot be JIT-compiled, with
+// nvcc as with mycc. Below sm_90 the secondary simply starts after the
+// primary has finished.
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+#define DEPENDENT_LAUNCH 1
+#else
+#define DEPENDENT_LAUNCH 0
+#endif
+
 __global__ void primary(int *data) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   data[i] = i * 3;
+#if DEPENDENT_LAUNCH
   cudaTriggerProgrammaticLaunchCompletion();
+#endif
 }
 
 __global__ void secondary(const int *data, int *out, int *early) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   early[i] = i; // independent of the primary
+#if DEPENDENT_LAUNCH
   cudaGridDependencySynchronize();
+#endif
   out[i] = data[i] + early[i];
 }
 
