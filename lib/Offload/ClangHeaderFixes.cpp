@@ -8,13 +8,18 @@
 #include "clang/AST/Mangle.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
+#include "clang/Basic/DiagnosticSema.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Basic/TargetInfo.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <set>
 
 namespace mycc::offload {
 namespace {
@@ -93,6 +98,33 @@ private:
   ClangHeaderFixes &owner;
 };
 
+// Calls of the pre-Volta votes outside Clang's headers.
+class VoteCallFinder : public RecursiveASTVisitor<VoteCallFinder> {
+public:
+  VoteCallFinder(ASTContext &ctx, const std::set<const FunctionDecl *> &votes)
+      : ctx(ctx), votes(votes) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool VisitCallExpr(CallExpr *call) {
+    const FunctionDecl *callee = call->getDirectCallee();
+    if (!callee || !votes.count(callee->getCanonicalDecl()) ||
+        inClangCudaHeader(ctx.getSourceManager(), call->getBeginLoc()))
+      return true;
+    std::string name = callee->getName().str();
+    ctx.getDiagnostics().Report(
+        ctx.getSourceManager().getExpansionLoc(call->getBeginLoc()),
+        diag::warn_deprecated_message)
+        << callee
+        << (name + "() is not valid on compute_70 and above, and should be "
+                   "replaced with " + name + "_sync()");
+    return true;
+  }
+
+private:
+  ASTContext &ctx;
+  const std::set<const FunctionDecl *> &votes;
+};
+
 class FixesConsumer : public ASTConsumer {
 public:
   explicit FixesConsumer(ClangHeaderFixes &owner) : owner(owner) {}
@@ -110,14 +142,41 @@ public:
       if (!inClangCudaHeader(ctx->getSourceManager(), d->getLocation()))
         continue;
       HeaderVisitor(*ctx, *mangler, owner).TraverseDecl(d);
+      if (auto *fd = dyn_cast<FunctionDecl>(d))
+        if (fd->getDeclName().isIdentifier() &&
+            (fd->getName() == "__any" || fd->getName() == "__all" ||
+             fd->getName() == "__ballot"))
+          votes.insert(fd->getCanonicalDecl());
     }
     return true;
   }
 
+  // nvcc's headers declare the pre-Volta votes deprecated on compute_70 and
+  // above, so nvcc warns at each call before ptxas rejects the PTX ("vote
+  // without .sync"); Clang's define them plainly. The unit is searched for
+  // the calls only when Sema saw one.
+  void HandleTranslationUnit(ASTContext &context) override {
+    bool used = false;
+    for (const FunctionDecl *vote : votes)
+      for (const FunctionDecl *r : vote->redecls()) used |= r->isUsed();
+    if (!used || smOf(context.getTargetInfo().getTargetOpts().CPU) < 70)
+      return;
+    VoteCallFinder(context, votes).TraverseDecl(context.getTranslationUnitDecl());
+  }
+
 private:
+  // "sm_90a" -> 90; 0 when not an sm_ name.
+  static unsigned smOf(llvm::StringRef cpu) {
+    unsigned sm = 0;
+    if (cpu.consume_front("sm_"))
+      cpu.take_while(llvm::isDigit).getAsInteger(10, sm);
+    return sm;
+  }
+
   ClangHeaderFixes &owner;
   ASTContext *ctx = nullptr;
   std::unique_ptr<MangleContext> mangler;
+  std::set<const FunctionDecl *> votes;
 };
 
 } // namespace
