@@ -19,6 +19,9 @@
 //  - __nv_associate_access_property returns its pointer unchanged, dropping
 //    the L2 policy of cuda::annotated_ptr: its calls are marked for
 //    CacheHints.h, which gives the accesses nvcc's cache hints.
+//  - __any, __all and __ballot are plain functions, where nvcc's headers
+//    declare them deprecated on compute_70 and above: each call gets nvcc's
+//    warning (ptxas then rejects the PTX, as nvcc's).
 #pragma once
 
 #include "FrontEndPass.h"
