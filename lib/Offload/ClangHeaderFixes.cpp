@@ -12,6 +12,8 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Basic/TargetInfo.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
@@ -20,6 +22,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <set>
+#include <vector>
 
 namespace mycc::offload {
 namespace {
@@ -185,17 +188,48 @@ std::unique_ptr<ASTConsumer> ClangHeaderFixes::createConsumer() {
   return std::make_unique<FixesConsumer>(*this);
 }
 
+namespace {
+
+// A 16-bit compare-and-swap as nvcc's `atom.cas.b16` (sm_70 and newer, which
+// every CUDA 13 target is): LLVM's NVPTX back end has no 16-bit cmpxchg and
+// would expand it into a loop of 32-bit ones. Relaxed at device scope, like
+// every atomicCAS.
+void replaceWithCas16(llvm::AtomicCmpXchgInst &cas) {
+  llvm::IRBuilder<> b(&cas);
+  llvm::Type *i16 = b.getInt16Ty();
+  auto *type = llvm::FunctionType::get(
+      i16, {cas.getPointerOperand()->getType(), i16, i16}, false);
+  auto *atom = llvm::InlineAsm::get(type, "atom.cas.b16 $0, [$1], $2, $3;",
+                                    "=h,l,h,h,~{memory}", true);
+  llvm::Value *old = b.CreateCall(
+      atom, {cas.getPointerOperand(), cas.getCompareOperand(),
+             cas.getNewValOperand()});
+  llvm::Value *result = llvm::PoisonValue::get(cas.getType());
+  result = b.CreateInsertValue(result, old, 0);
+  result = b.CreateInsertValue(
+      result, b.CreateICmpEQ(old, cas.getCompareOperand()), 1);
+  cas.replaceAllUsesWith(result);
+  cas.eraseFromParent();
+}
+
+} // namespace
+
 void ClangHeaderFixes::finishModule(llvm::Module &module) const {
   llvm::SyncScope::ID device = module.getContext().getOrInsertSyncScopeID("device");
   for (const std::string &name : casWrappers) {
     llvm::Function *f = module.getFunction(name);
     if (!f) continue; // not used by this unit
+    std::vector<llvm::AtomicCmpXchgInst *> halfWords;
     for (llvm::Instruction &inst : llvm::instructions(*f))
       if (auto *cas = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&inst)) {
         cas->setSuccessOrdering(llvm::AtomicOrdering::Monotonic);
         cas->setFailureOrdering(llvm::AtomicOrdering::Monotonic);
         cas->setSyncScopeID(device);
+        if (cas->getCompareOperand()->getType()->isIntegerTy(16) &&
+            cas->getPointerAddressSpace() == 0)
+          halfWords.push_back(cas);
       }
+    for (llvm::AtomicCmpXchgInst *cas : halfWords) replaceWithCas16(*cas);
   }
   if (!associateAccessProperty.empty())
     markAccessProperties(module, associateAccessProperty);

@@ -14,8 +14,9 @@
 //    builtins) is a sequentially consistent compare-and-swap at system scope
 //    (fence.sc.sys; atom.acquire.sys), where nvcc's is relaxed at device
 //    scope (atom.global.cas). The wrappers' cmpxchg instructions become
-//    relaxed at device scope; the _block and _system variants already are
-//    relaxed at their scopes.
+//    relaxed at device scope, the 16-bit one nvcc's atom.cas.b16 (LLVM
+//    would loop over 32-bit CAS); the _block and _system variants already
+//    are relaxed at their scopes.
 //  - __nv_associate_access_property returns its pointer unchanged, dropping
 //    the L2 policy of cuda::annotated_ptr: its calls are marked for
 //    CacheHints.h, which gives the accesses nvcc's cache hints.

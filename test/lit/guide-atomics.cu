@@ -46,15 +46,18 @@ __global__ void add_twice(float2 *p, float2 *out) {
 // NVCC: atom.global.add.v2.f32
 // NVCC: atom.global.add.v2.f32
 
-__global__ void cas(int *p, unsigned *u, unsigned long long *q) {
+__global__ void cas(int *p, unsigned *u, unsigned long long *q,
+                    unsigned short *s) {
   int r = atomicCAS(p, 1, 2);
   r += atomicCAS(u, 3u, 4u);
   r += (int)atomicCAS(q, 5ull, 6ull);
   r += atomicCAS_block(p + 1, 7, 8);
   r += atomicCAS_system(p + 2, 9, 10);
+  r += atomicCAS(s, (unsigned short)11, (unsigned short)12);
   p[3] = r;
 }
-// CHECK-LABEL: .entry _Z3casPiPjPy(
+// A 16-bit CAS is one atom.cas.b16, not a loop of 32-bit ones (LLVM's).
+// CHECK-LABEL: .entry _Z3casPiPjPyPt(
 // CHECK-NOT: fence
 // CHECK: atom.relaxed.gpu.global.cas.b32 {{.*}}, 1, 2;
 // CHECK-NOT: fence
@@ -66,14 +69,17 @@ __global__ void cas(int *p, unsigned *u, unsigned long long *q) {
 // CHECK-NOT: fence
 // CHECK: atom.sys.cas.b32 {{.*}}, 9, 10;
 // CHECK-NOT: fence
+// CHECK: atom.cas.b16
+// CHECK-NOT: {{fence|bra|atom}}
 // CHECK: ret;
-// NVCC-LABEL: .entry _Z3casPiPjPy(
+// NVCC-LABEL: .entry _Z3casPiPjPyPt(
 // NVCC-NOT: fence
 // NVCC: atom.global.cas.b32
 // NVCC: atom.global.cas.b32
 // NVCC: atom.global.cas.b64
 // NVCC: atom.global.cta.cas.b32
 // NVCC: atom.global.sys.cas.b32
+// NVCC: atom.global.cas.b16
 // NVCC-NOT: fence
 // NVCC: ret;
 
