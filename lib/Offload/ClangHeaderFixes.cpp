@@ -76,26 +76,17 @@ public:
       return true;
     if (fd->getDeclName().isIdentifier() &&
         fd->getName() == "__nv_associate_access_property") {
-      owner.associateAccessProperty = symbolOf(fd);
+      owner.associateAccessProperty = symbolOf(mangler, GlobalDecl(fd));
       return true;
     }
     CasCallFinder finder(ctx);
     finder.TraverseStmt(fd->getBody());
-    if (finder.found) owner.casWrappers.push_back(symbolOf(fd));
+    if (finder.found)
+      owner.casWrappers.push_back(symbolOf(mangler, GlobalDecl(fd)));
     return true;
   }
 
 private:
-  std::string symbolOf(FunctionDecl *fd) {
-    std::string symbol;
-    llvm::raw_string_ostream os(symbol);
-    if (mangler.shouldMangleDeclName(fd))
-      mangler.mangleName(GlobalDecl(fd), os);
-    else
-      os << fd->getName();
-    return symbol;
-  }
-
   ASTContext &ctx;
   MangleContext &mangler;
   ClangHeaderFixes &owner;

@@ -52,12 +52,7 @@ public:
     std::unique_ptr<MangleContext> mangler(context.createMangleContext());
     for (const VarDecl *vd : deviceUseOnly) {
       DeviceSema::Constant constant;
-      if (mangler->shouldMangleDeclName(vd)) {
-        llvm::raw_string_ostream os(constant.symbol);
-        mangler->mangleName(GlobalDecl(vd), os);
-      } else {
-        constant.symbol = vd->getName().str();
-      }
+      constant.symbol = symbolOf(*mangler, GlobalDecl(vd));
       constant.internal = !vd->isExternallyVisible();
       owner.deviceUseOnly.push_back(std::move(constant));
     }

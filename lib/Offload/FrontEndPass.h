@@ -7,9 +7,12 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 namespace clang {
 class ASTConsumer;
+class GlobalDecl;
+class MangleContext;
 }
 namespace llvm {
 class Module;
@@ -24,5 +27,10 @@ public:
   virtual std::unique_ptr<clang::ASTConsumer> createConsumer() = 0;
   virtual void finishModule(llvm::Module &module) const = 0;
 };
+
+// The symbol CodeGen gives `decl` on the device side: its mangled name, or
+// its plain name where C++ does not mangle it (extern "C", C globals). The
+// passes find their functions and variables in the module by it.
+std::string symbolOf(clang::MangleContext &mangler, const clang::GlobalDecl &decl);
 
 } // namespace mycc::offload

@@ -62,8 +62,7 @@ public:
       kernel.cluster[2] = dims->getZ() ? valueOf(dims->getZ(), ctx) : 1;
     }
     if (!kernel.maxNReg && !kernel.cluster[0]) return true;
-    llvm::raw_string_ostream os(kernel.symbol);
-    mangler->mangleName(GlobalDecl(fd), os);
+    kernel.symbol = symbolOf(*mangler, GlobalDecl(fd));
     owner.kernels.push_back(std::move(kernel));
     return true;
   }

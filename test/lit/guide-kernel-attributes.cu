@@ -19,6 +19,9 @@ __global__ void __maxnreg__(N) __cluster_dims__(N / 16, 2) templated(int *p) {
   p[0] = N;
 }
 template __global__ void templated<64>(int *);
+// A kernel with C linkage keeps its plain symbol, and its properties.
+extern "C" __global__ void __cluster_dims__(2, 2, 1) __maxnreg__(40)
+    plain_c(int *p) { p[0] = 1; }
 
 // CHECK-LABEL: .entry _Z5pairsPi(
 // CHECK: .explicitcluster
@@ -36,6 +39,10 @@ template __global__ void templated<64>(int *);
 // CHECK-DAG: .maxnreg 64
 // CHECK-DAG: .explicitcluster
 // CHECK-DAG: .reqnctapercluster 4, 2, 1
+// CHECK-LABEL: .entry plain_c(
+// CHECK-DAG: .maxnreg 40
+// CHECK-DAG: .explicitcluster
+// CHECK-DAG: .reqnctapercluster 2, 2, 1
 // The annotation that carries __maxnreg__ leaves nothing behind.
 // CHECK-NOT: mycc.maxnreg
 
@@ -55,3 +62,7 @@ template __global__ void templated<64>(int *);
 // NVCC-DAG: .maxnreg 64
 // NVCC-DAG: .explicitcluster
 // NVCC-DAG: .reqnctapercluster 4, 2, 1
+// NVCC-LABEL: .entry plain_c(
+// NVCC-DAG: .maxnreg 40
+// NVCC-DAG: .explicitcluster
+// NVCC-DAG: .reqnctapercluster 2, 2, 1
