@@ -222,6 +222,15 @@ void lowerAccesses(Value *pointer, Value *policy) {
   }
 }
 
+// The calls of `f` (not other uses of its address).
+SmallVector<CallInst *, 8> callsOf(Function &f) {
+  SmallVector<CallInst *, 8> calls;
+  for (User *user : f.users())
+    if (auto *call = dyn_cast<CallInst>(user))
+      if (call->getCalledFunction() == &f) calls.push_back(call);
+  return calls;
+}
+
 } // namespace
 
 void markAccessProperties(Module &module, StringRef associate) {
@@ -231,11 +240,7 @@ void markAccessProperties(Module &module, StringRef associate) {
       !f->getArg(1)->getType()->isIntegerTy(64))
     return;
   Function *marker = markerIn(module);
-  SmallVector<CallInst *, 8> calls;
-  for (User *user : f->users())
-    if (auto *call = dyn_cast<CallInst>(user))
-      if (call->getCalledFunction() == f) calls.push_back(call);
-  for (CallInst *call : calls) {
+  for (CallInst *call : callsOf(*f)) {
     auto *marked = CallInst::Create(
         marker, {call->getArgOperand(0), call->getArgOperand(1)}, "",
         call->getIterator());
@@ -247,11 +252,7 @@ void markAccessProperties(Module &module, StringRef associate) {
 void lowerCacheHints(Module &module) {
   Function *marker = module.getFunction(kAccessPropertyMarker);
   if (!marker) return;
-  SmallVector<CallInst *, 16> calls;
-  for (User *user : marker->users())
-    if (auto *call = dyn_cast<CallInst>(user))
-      if (call->getCalledFunction() == marker) calls.push_back(call);
-  for (CallInst *call : calls) {
+  for (CallInst *call : callsOf(*marker)) {
     lowerAccesses(call, call->getArgOperand(1));
     call->replaceAllUsesWith(call->getArgOperand(0));
     call->eraseFromParent();
