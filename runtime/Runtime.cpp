@@ -424,6 +424,16 @@ const JitEnvironment &processJitEnvironment() {
   return env;
 }
 
+// describeModule, with what the process environment says about PTX JIT.
+ModuleInfo describeModuleHere(const std::string &name,
+                              const FatbinReadResult &read) {
+  ModuleInfo info = describeModule(name, read);
+  const JitEnvironment &jit = processJitEnvironment();
+  if (!jit.forcedBy.empty()) info.forcedBy = jit.forcedBy;
+  info.ptxJitDisabled = jit.ptxJitDisabled;
+  return info;
+}
+
 constexpr unsigned kMaskDevices = 64;
 
 struct Module {
@@ -471,8 +481,7 @@ struct Module {
   const ModuleInfo &moduleInfo() {
     // Under MYCC_FORCE_PTX the registration has run the once-call already.
     std::call_once(infoOnce, [this] {
-      info = describeModule(name, readFatbin(container, containerSize));
-      info.ptxJitDisabled = processJitEnvironment().ptxJitDisabled;
+      info = describeModuleHere(name, readFatbin(container, containerSize));
       if (!info.readError.empty())
         emit("mycc: error: cannot read the fat binary of " + name + ": " +
              info.readError);
@@ -956,11 +965,8 @@ void registerModule(const std::string &name, const void *fatbinWrapper,
   const JitEnvironment &jit = processJitEnvironment();
   if (!jit.forcedBy.empty()) {
     FatbinReadResult read = readFatbin(container, size);
-    std::call_once(m->infoOnce, [&] {
-      m->info = describeModule(name, read);
-      m->info.forcedBy = jit.forcedBy;
-      m->info.ptxJitDisabled = jit.ptxJitDisabled;
-    });
+    std::call_once(m->infoOnce,
+                   [&] { m->info = describeModuleHere(name, read); });
     std::string why;
     if (!read) {
       why = "its fat binary is unreadable (" + read.error + ")";
