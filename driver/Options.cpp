@@ -214,6 +214,14 @@ const Spec kSpecs[] = {
    "is run as it is (through the shell, as nvcc does)."},
   {"-run-args", "--run-args", "run-args", Kind::Value, Group::Driver, "<arguments>,...",
    "Arguments for the program -run runs.", false, Split::Commas},
+  {"-t", "--threads", "threads", Kind::Value, Group::Driver, "<number>",
+   "Jobs run at once, for all inputs and targets (0: one per CPU, the default; "
+   "under make -j, jobs beyond the first also take the jobserver's tokens)."},
+  {"-time", "--time", "time", Kind::Value, Group::Driver, "<file>",
+   "Append a CSV table with the time of each job to <file> (nvcc's columns; '-': stdout)."},
+  {"-jobserver", "--jobserver", "jobserver", Kind::Flag, Group::Driver, "",
+   "Take the GNU make jobserver's tokens for parallel jobs (mycc does whenever make "
+   "offers them)."},
 
   // Information.
   {"-arch-ls", "--list-gpu-arch", "list-gpu-arch", Kind::Flag, Group::Info, "",
@@ -249,11 +257,11 @@ const char *const kUnsupportedNvcc[][2] = {
   {"-static-global-template-stub", "--static-global-template-stub"},
   {"-device-entity-has-hidden-visibility", "--device-entity-has-hidden-visibility"},
   {"-forward-unknown-opts", "--forward-unknown-opts"}, {"-noprof", "--dont-use-profile"},
-  {"-t", "--threads"}, {"-split-compile", "--split-compile"},
+  {"-split-compile", "--split-compile"},
   {"-split-compile-extended", "--split-compile-extended"},
   {"-fdevice-syntax-only", "--fdevice-syntax-only"},
   {"-fdevice-time-trace", "--fdevice-time-trace"}, {"-save-temps", "--save-temps"},
-  {"-clean", "--clean-targets"}, {"-time", "--time"},
+  {"-clean", "--clean-targets"},
   {"-idp", "--input-drive-prefix"}, {"-ddp", "--dependency-drive-prefix"},
   {"-dp", "--drive-prefix"}, {"", "--no-align-double"}, {"-nodlink", "--no-device-link"},
   {"-e", "--entries"},
@@ -276,7 +284,7 @@ const char *const kUnsupportedNvcc[][2] = {
   {"-jtd", "--jump-table-density"}, {"-reloc-ptx", "--relocatable-ptx"},
   {"-device-stack-protector", "--device-stack-protector"},
   {"-compress-mode", "--compress-mode"}, {"-frandom-seed", "--frandom-seed"},
-  {"-sanitize", "--sanitize"}, {"-jobserver", "--jobserver"},
+  {"-sanitize", "--sanitize"},
 };
 // clang-format on
 
@@ -652,7 +660,7 @@ struct Raw {
   std::vector<std::string> phase, output, preInclude, library, macro, includePath,
       systemInclude, libraryPath, ccbin, cudart, cudaPath, optimize, language, std,
       xcompiler, xptxas, xlinker, xcudafe, arch, code, gencode, keepDir, werror, rdc,
-      inputs;
+      threads, time, inputs;
   std::vector<std::string> dependencies, dependencyOutput, dependencyTarget;
   int dependencyTargets = 0;
   int debug = 0, lineInfo = 0, relaxedConstexpr = 0, extendedLambda = 0,
@@ -660,7 +668,7 @@ struct Raw {
       listGpuCode = 0, help = 0, version = 0;
   // Build-system interface (docs/build-systems.md).
   int shared = 0, deviceDebug = 0, noDeprecatedGpuTargets = 0,
-      forwardToCompiler = 0, forwardToLinker = 0, run = 0;
+      forwardToCompiler = 0, forwardToLinker = 0, run = 0, jobserver = 0;
   std::vector<std::string> runArgs;
 };
 
@@ -695,6 +703,20 @@ CLI::Validator optLevel() {
           return {};
         return "invalid optimization level '" + value +
                "' for option '-O'; expected a non-negative number";
+      },
+      "");
+}
+
+// A count: a non-negative number.
+CLI::Validator count(const std::string &option) {
+  return CLI::Validator(
+      [option](std::string &value) -> std::string {
+        bool digits = !value.empty() && value.size() <= 6 &&
+                      std::all_of(value.begin(), value.end(),
+                                  [](char c) { return c >= '0' && c <= '9'; });
+        if (digits) return {};
+        return "invalid value '" + value + "' for option '" + option +
+               "'; expected a non-negative number";
       },
       "");
 }
@@ -734,6 +756,9 @@ std::string runCli11(const Normalised &normalised, Raw &raw) {
   list("relocatable-device-code", raw.rdc)
       ->check(oneOf("-rdc", {"true", "false"}));
   list("keep-dir", raw.keepDir);
+  list("threads", raw.threads)->check(count("-t"));
+  list("time", raw.time);
+  app.add_flag("--jobserver", raw.jobserver);
   list("werror", raw.werror)->check(oneOf("-Werror", toVector(kWerrorKinds)));
   list("dependencies", raw.dependencies);
   list("dependency-output", raw.dependencyOutput);
@@ -1133,8 +1158,8 @@ std::string dependencyOptions(const Raw &raw, Options &o,
   return {};
 }
 
-std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &warnings) {
-  // Phase: any number of the same phase option, but only one phase.
+// The phase: any number of the same phase option, but only one phase.
+std::string phaseOptions(const Raw &raw, Options &o) {
   std::vector<std::string> phases;
   // -dc is -c with relocatable device code.
   bool deviceC = false;
@@ -1160,12 +1185,51 @@ std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &w
               : phase == "fatbin"     ? Phase::Fatbin
                                       : Phase::Cuda;
   }
-  if (std::string error = dependencyOptions(raw, o, warnings); !error.empty())
-    return error;
+  if (deviceC) o.rdc = true;
+  return {};
+}
 
+// Driver behaviour, informational requests and warnings.
+std::string driverOptions(const Raw &raw, Options &o,
+                          std::vector<std::string> &warnings) {
+  o.keep = raw.keep > 0;
+  if (auto v = lastValue(raw.keepDir, "keep-dir", warnings))
+    o.keepDir = *v;
+  o.dryrun = raw.dryrun > 0;
+  o.verbose = raw.verbose > 0;
+  if (auto v = lastValue(raw.threads, "threads", warnings))
+    o.threads = static_cast<unsigned>(std::stoul(*v));
+  if (auto v = lastValue(raw.time, "time", warnings)) o.timeFile = *v;
+  o.jobserver = raw.jobserver > 0;
+  if (auto v = lastValue(raw.cudaPath, "cuda-path", warnings))
+    o.cudaPath = *v;
+  if (auto v = lastValue(raw.ccbin, "compiler-bindir", warnings))
+    o.ccbin = *v;
+
+  o.extendedLambda = raw.extendedLambda > 0;
+  o.relaxedConstexpr = raw.relaxedConstexpr > 0;
+  o.noWarnings = raw.noWarnings > 0;
+  if (std::string error = cudafeOptions(raw.xcudafe, o); !error.empty())
+    return error;
+  for (const std::string &kind : raw.werror)
+    if (std::find(o.werrorKinds.begin(), o.werrorKinds.end(), kind) == o.werrorKinds.end())
+      o.werrorKinds.push_back(kind);
+  o.warningsAsErrors = std::find(o.werrorKinds.begin(), o.werrorKinds.end(),
+                                 "all-warnings") != o.werrorKinds.end();
+
+  o.showVersion = raw.version > 0;
+  o.showHelp = raw.help > 0;
+  o.listGpuArch = raw.listGpuArch > 0;
+  o.listGpuCode = raw.listGpuCode > 0;
+  return {};
+}
+
+std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &warnings) {
   if (auto v = lastValue(raw.rdc, "relocatable-device-code", warnings))
     o.rdc = *v == "true";
-  if (deviceC) o.rdc = true;
+  if (std::string error = phaseOptions(raw, o); !error.empty()) return error;
+  if (std::string error = dependencyOptions(raw, o, warnings); !error.empty())
+    return error;
 
   o.inputs = raw.inputs;
   if (auto v = lastValue(raw.output, "output-file", warnings)) {
@@ -1206,33 +1270,8 @@ std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &w
   o.xcompiler = raw.xcompiler;
   o.xptxas = raw.xptxas;
   o.xlinker = raw.xlinker;
-
-  o.keep = raw.keep > 0;
-  if (auto v = lastValue(raw.keepDir, "keep-dir", warnings))
-    o.keepDir = *v;
-  o.dryrun = raw.dryrun > 0;
-  o.verbose = raw.verbose > 0;
-  if (auto v = lastValue(raw.cudaPath, "cuda-path", warnings))
-    o.cudaPath = *v;
-  if (auto v = lastValue(raw.ccbin, "compiler-bindir", warnings))
-    o.ccbin = *v;
-
-  o.extendedLambda = raw.extendedLambda > 0;
-  o.relaxedConstexpr = raw.relaxedConstexpr > 0;
-  o.noWarnings = raw.noWarnings > 0;
-  if (std::string error = cudafeOptions(raw.xcudafe, o); !error.empty())
+  if (std::string error = driverOptions(raw, o, warnings); !error.empty())
     return error;
-  for (const std::string &kind : raw.werror)
-    if (std::find(o.werrorKinds.begin(), o.werrorKinds.end(), kind) == o.werrorKinds.end())
-      o.werrorKinds.push_back(kind);
-  o.warningsAsErrors = std::find(o.werrorKinds.begin(), o.werrorKinds.end(),
-                                 "all-warnings") != o.werrorKinds.end();
-
-  o.showVersion = raw.version > 0;
-  o.showHelp = raw.help > 0;
-  o.listGpuArch = raw.listGpuArch > 0;
-  o.listGpuCode = raw.listGpuCode > 0;
-
   return buildTargets(raw, o, warnings);
 }
 

@@ -101,6 +101,11 @@ struct Options {
   bool verbose = false;
   bool run = false;                  // -run: run the program afterwards
   std::vector<std::string> runArgs;  // -run-args, words of the shell command
+  // -t/--threads: jobs run at once, for every input and target; 0 (and the
+  // default) one per CPU. Under make -j the jobserver's tokens bound it too.
+  std::optional<unsigned> threads;
+  std::string timeFile; // -time: CSV of each job's time; "-" is stdout
+  bool jobserver = false; // -jobserver (mycc uses make's jobserver anyway)
   std::string cudaPath; // --cuda-path, else CUDA_PATH, else the build default
   std::string ccbin;    // -ccbin
 

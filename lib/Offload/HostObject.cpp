@@ -1,5 +1,6 @@
 #include "HostObject.h"
 
+#include "AtomicFile.h"
 #include "Frontend.h"
 #include "HostLowering.h"
 
@@ -28,11 +29,12 @@ HostUnit::~HostUnit() = default;
 std::unique_ptr<HostUnit> HostUnit::generate(const std::vector<std::string> &cc1,
                                              const std::string &unitName,
                                              const std::string &unitText,
-                                             std::string &error) {
+                                             std::string &error,
+                                             llvm::raw_ostream *diagnostics) {
   std::unique_ptr<HostUnit> unit(new HostUnit());
   State &s = *unit->state;
-  s.instance =
-      frontend::createCompilerInstance(cc1, {{unitName, unitText}}, error);
+  s.instance = frontend::createCompilerInstance(cc1, {{unitName, unitText}},
+                                                error, diagnostics);
   if (!s.instance) return nullptr;
   // Optimisation runs once, in emitObject, after the fat binary is in.
   s.instance->getCodeGenOpts().DisableLLVMPasses = true;
@@ -119,29 +121,18 @@ bool HostUnit::writeObject(const std::string &objectFile, std::string &error) {
   clang::CodeGenOptions &codegenOpts = s.instance->getCodeGenOpts();
   codegenOpts.DisableLLVMPasses = false;
 
-  std::string temp = objectFile + ".tmp";
-  std::error_code ec;
-  auto out = std::make_unique<llvm::raw_fd_ostream>(temp, ec,
-                                                    llvm::sys::fs::OF_None);
-  if (ec) {
-    error = "cannot write " + objectFile + ": " + ec.message();
-    return false;
-  }
+  support::AtomicOutput out;
+  if (!out.open(objectFile, error)) return false;
   clang::emitBackendOutput(*s.instance, codegenOpts,
                            s.module->getDataLayoutStr(), s.module.get(),
                            clang::Backend_EmitObj,
                            s.instance->getVirtualFileSystemPtr(),
-                           std::move(out));
+                           out.takeStream());
   if (s.instance->getDiagnostics().hasErrorOccurred()) {
-    llvm::sys::fs::remove(temp);
     error = "host code generation failed";
     return false;
   }
-  if ((ec = llvm::sys::fs::rename(temp, objectFile))) {
-    llvm::sys::fs::remove(temp);
-    error = "cannot write " + objectFile + ": " + ec.message();
-    return false;
-  }
+  if (!out.commit(error)) return false;
   return true;
 }
 

@@ -8,16 +8,21 @@
 #include <string>
 #include <vector>
 
+namespace llvm {
+class raw_ostream;
+}
+
 namespace mycc::offload {
 
 class HostUnit {
 public:
   // Compiles the lowered unit (`unitText`, known as `unitName`) to LLVM IR.
-  // Runs while the device side is still compiling.
+  // Source diagnostics go to `diagnostics` (stderr by default).
   static std::unique_ptr<HostUnit> generate(const std::vector<std::string> &cc1,
                                             const std::string &unitName,
                                             const std::string &unitText,
-                                            std::string &error);
+                                            std::string &error,
+                                            llvm::raw_ostream *diagnostics = nullptr);
   ~HostUnit();
 
   // Embeds the fat binary, optimises and writes the object to `objectFile`

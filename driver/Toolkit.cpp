@@ -1,4 +1,5 @@
-#include "ToolkitVersion.h"
+#include "Toolkit.h"
+#include "Options.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
@@ -6,7 +7,9 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <regex>
 
@@ -131,6 +134,75 @@ std::optional<CudaVersion> readToolkitVersion(const std::string &cudaPath,
       return v;
     }
   return std::nullopt;
+}
+
+std::string cudaPathOf(const Options &o) {
+  if (!o.cudaPath.empty()) return o.cudaPath;
+  if (auto env = llvm::sys::Process::GetEnv("CUDA_PATH"); env && !env->empty())
+    return *env;
+  return MYCC_DEFAULT_CUDA_PATH;
+}
+
+namespace {
+
+std::string hostCompilerOf(const Options &o) {
+  if (!o.ccbin.empty()) {
+    if (llvm::sys::fs::is_directory(o.ccbin)) return o.ccbin + "/g++";
+    return o.ccbin;
+  }
+  if (auto found = llvm::sys::findProgramByName("g++")) return *found;
+  return "g++";
+}
+
+} // namespace
+
+bool discoverToolkit(const Options &o, const std::string &self, Toolkit &t,
+                     std::string &error) {
+  t.cudaPath = cudaPathOf(o);
+  if (!llvm::sys::fs::exists(t.cudaPath + "/include/cuda_runtime.h")) {
+    error = "no CUDA toolkit at '" + t.cudaPath +
+            "' (set --cuda-path or CUDA_PATH)";
+    return false;
+  }
+  t.ptxas = t.cudaPath + "/bin/ptxas";
+  t.hostCompiler = hostCompilerOf(o);
+  t.self = self;
+  t.prefix =
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(self)).str();
+  if (std::optional<CudaVersion> v =
+          readToolkitVersion(t.cudaPath, &t.versionSource))
+    t.version = *v;
+  llvm::SmallString<256> prelude(t.prefix);
+  llvm::sys::path::append(prelude, "include", "mycc", "prelude.h");
+  t.prelude = std::string(prelude);
+  if (!llvm::sys::fs::exists(t.prelude)) {
+    error = "mycc's prelude header is missing: " + t.prelude;
+    return false;
+  }
+  return true;
+}
+
+std::string librariesValue(const Toolkit &t) {
+  return "\"-L" + t.prefix + "/lib64/stubs\" \"-L" + t.prefix + "/lib64\"";
+}
+
+// They describe the toolkit-shaped prefix, whose LIBRARIES value the link
+// command repeats verbatim (CMake: TOP, NVVMIR_LIBRARY_DIR, PATH, INCLUDES,
+// SYSTEM_INCLUDES, LIBRARIES; docs/build-systems.md). Like nvcc's, they are
+// a report, not commands: LIBRARIES and SYSTEM_INCLUDES are not shell
+// assignments.
+void printEnvironment(llvm::raw_ostream &out, const Toolkit &t) {
+  out << "#$ TOP=" << t.prefix << "\n";
+  out << "#$ NVVMIR_LIBRARY_DIR=" << t.prefix << "/nvvm/libdevice\n";
+  std::string path = t.prefix + "/bin";
+  if (auto env = llvm::sys::Process::GetEnv("PATH"); env && !env->empty())
+    path += ":" + *env;
+  out << "#$ PATH=" << path << "\n";
+  out << "#$ INCLUDES=\"-I" << t.prefix << "/include\"\n";
+  if (llvm::sys::fs::is_directory(t.prefix + "/include/cccl"))
+    out << "#$ SYSTEM_INCLUDES=\"-isystem\" \"" << t.prefix
+        << "/include/cccl\"\n";
+  out << "#$ LIBRARIES=  " << librariesValue(t) << "\n";
 }
 
 } // namespace mycc::driver

@@ -1,0 +1,448 @@
+#include "Driver.h"
+
+#include "AtomicFile.h"
+#include "Frontend.h"
+#include "InternalTools.h"
+#include "Jobserver.h"
+#include "Options.h"
+#include "Planner.h"
+#include "Scheduler.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <mutex>
+#include <regex>
+
+namespace mycc::driver {
+namespace {
+
+int fail(const std::string &message) {
+  if (!message.empty()) llvm::errs() << "mycc: error: " << message << "\n";
+  return 1;
+}
+
+double millisecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+// --version: what mycc is, then nvcc's identification for build systems.
+// CMake (3.25 to 4.0) recognises nvcc by the literal "nvcc: NVIDIA (R) Cuda
+// compiler driver" and takes the first V<d>.<d>.<d> as the toolkit version;
+// Meson takes the word after the last capital V of the whole output. So the
+// nvcc lines come last, the release line last of all, and nothing before it
+// reads as V<d>.<d>.<d> (docs/build-systems.md).
+void printVersion(const std::string &cudaPath) {
+  std::string source;
+  std::optional<CudaVersion> version = readToolkitVersion(cudaPath, &source);
+  llvm::raw_ostream &out = llvm::outs();
+  out << "mycc: the mycc CUDA compiler driver\n"
+      << "mycc version " << MYCC_VERSION << ", built on Clang/LLVM "
+      << MYCC_LLVM_VERSION << "\n";
+  std::string toolkit = "CUDA toolkit " + cudaPath;
+  if (version) toolkit += " (nvcc " + version->str() + ", from " + source + ")";
+  if (!std::regex_search(toolkit, std::regex("V[0-9]+\\.[0-9]+\\.[0-9]+")))
+    out << toolkit << "\n";
+  out << "nvcc: NVIDIA (R) Cuda compiler driver (compatibility line for build "
+         "systems; this is mycc, not NVIDIA's nvcc)\n";
+  if (version)
+    out << "Cuda compilation tools, release " << version->major << "."
+        << version->minor << ", V" << version->str() << "\n";
+  else
+    out << "Cuda compilation tools: no toolkit version found in " << cudaPath
+        << "\n";
+}
+
+// -run: like nvcc, the program runs through the shell, `command` (its path
+// as written) followed by the -run-args words, and mycc exits with its status.
+// Meson checks its CUDA compiler with `--run "<path>"`, the quotes being part
+// of the argument: the shell removes them, as it does for nvcc.
+int runProgram(const std::string &command, const Options &o) {
+  std::string line = command;
+  for (const std::string &arg : o.runArgs) line += " " + arg;
+  if (o.verbose || o.dryrun)
+    (o.dryrun ? llvm::outs() : llvm::errs()) << "#$ " << line << "\n";
+  if (o.dryrun) return 0;
+  llvm::outs().flush();
+  llvm::errs().flush();
+  llvm::StringRef args[] = {"sh", "-c", line};
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait("/bin/sh", args, std::nullopt, {}, 0, 0,
+                                     &message);
+  if (rc < 0) return fail("-run: cannot run '" + command + "': " + message);
+  return rc;
+}
+
+// The built program as a shell word: ./"a.out" in nvcc's spelling, single
+// quotes here.
+std::string shellWord(std::string path) {
+  if (path.find('/') == std::string::npos) path = "./" + path;
+  std::string quoted = "'";
+  for (char c : path)
+    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+std::string readAll(const llvm::SmallString<128> &path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  return buffer ? (*buffer)->getBuffer().str() : std::string();
+}
+
+// Why __nvcc_device_query failed, in one line without its directory.
+std::string deviceQueryFailure(const std::string &name, int rc,
+                               const std::string &err,
+                               const std::string &execError) {
+  llvm::StringRef why = llvm::StringRef(err).trim();
+  why = why.take_until([](char c) { return c == '\n'; });
+  // Some toolkits print the program's full path (not argv[0]) first; keep
+  // the message the same everywhere by dropping the directory.
+  size_t at = why.find(name);
+  if (at != llvm::StringRef::npos && !why.take_front(at).contains(' '))
+    why = why.drop_front(at);
+  return !why.empty() ? why.str()
+         : rc < 0     ? name + ": " + execError
+                      : name + " exited with status " + std::to_string(rc);
+}
+
+// -arch=native: the installed GPUs, as the toolkit's own __nvcc_device_query
+// reports them (nvcc runs the same program). On success it prints the
+// compute capabilities ("90", or "80,90") and exits 0; otherwise it says why
+// on stderr and exits 1. nvcc then falls back to its default target with a
+// warning; mycc stops, since code for a GPU nobody asked for is rarely what
+// -arch=native meant.
+bool queryInstalledGpus(const std::string &cudaPath, std::vector<GpuArch> &gpus,
+                        std::string &message) {
+  const std::string name = "__nvcc_device_query";
+  std::string program = cudaPath + "/bin/" + name;
+  if (!llvm::sys::fs::can_execute(program)) {
+    message = "-arch=native: cannot run " + program +
+              ", which finds the installed GPUs";
+    return false;
+  }
+  llvm::SmallString<128> outPath, errPath;
+  if (llvm::sys::fs::createTemporaryFile("mycc-device-query", "out", outPath) ||
+      llvm::sys::fs::createTemporaryFile("mycc-device-query", "err", errPath)) {
+    message = "-arch=native: cannot create a temporary file";
+    return false;
+  }
+  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""),
+                                                outPath.str(), errPath.str()};
+  // argv[0] without the directory: the program's messages start with it.
+  llvm::StringRef args[] = {name};
+  std::string execError;
+  int rc = llvm::sys::ExecuteAndWait(program, args, std::nullopt, redirects,
+                                     /*SecondsToWait=*/60, 0, &execError);
+  std::string out = readAll(outPath), err = readAll(errPath);
+  llvm::sys::fs::remove(outPath);
+  llvm::sys::fs::remove(errPath);
+  if (rc != 0) {
+    message = "-arch=native: no GPU found (" +
+              deviceQueryFailure(name, rc, err, execError) + ")";
+    return false;
+  }
+  std::optional<std::vector<GpuArch>> found = parseDeviceQuery(out);
+  if (!found) {
+    message = "-arch=native: cannot read the output of " + name + ": '" +
+              llvm::StringRef(out).trim().str() + "'";
+    return false;
+  }
+  gpus = std::move(*found);
+  return true;
+}
+
+// Requests answered without compiling (-h, -V, the architecture lists, -run
+// of a program). Returns the exit code, or nullopt to go on.
+std::optional<int> answerRequest(const Options &o) {
+  if (o.showHelp) {
+    llvm::outs() << helpText();
+    return 0;
+  }
+  if (o.showVersion) {
+    printVersion(cudaPathOf(o));
+    return 0;
+  }
+  // -run with a single input that is not something to compile or link:
+  // nvcc runs it as it is.
+  if (o.run && o.inputs.size() == 1 && !isBuildInput(o, o.inputs[0]))
+    return runProgram(o.inputs[0], o);
+  if (!o.listGpuArch && !o.listGpuCode) return std::nullopt;
+  // Like nvcc, the lists name the plain architectures only; the `a` and `f`
+  // forms (sm_90a, sm_100f, ...) are accepted without being listed.
+  for (const GpuArch &arch : knownArchs()) {
+    if (arch.suffix != ArchSuffix::None) continue;
+    if (o.listGpuArch) llvm::outs() << "compute_" << arch.str() << "\n";
+    if (o.listGpuCode) llvm::outs() << "sm_" << arch.str() << "\n";
+  }
+  return 0;
+}
+
+bool addInstalledGpus(Options &o, const Toolkit &t, std::string &error) {
+  std::vector<GpuArch> gpus;
+  if (!queryInstalledGpus(t.cudaPath, gpus, error)) return false;
+  std::vector<std::string> warnings;
+  error = addNativeTargets(o, gpus, warnings);
+  for (const std::string &warning : warnings)
+    llvm::errs() << "mycc: warning: " << warning << "\n";
+  return error.empty();
+}
+
+// Where intermediate files go: the keep directory, else a directory of the
+// run's own (named but not created for --dryrun). `owned`: remove it after.
+bool makeTempDir(const Options &o, std::string &dir, bool &owned,
+                 std::string &error) {
+  owned = false;
+  llvm::SmallString<256> path;
+  if (o.keep) {
+    dir = o.keepDir.empty() ? "." : o.keepDir;
+    if (o.dryrun) return true;
+    if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
+      error = "cannot create --keep-dir '" + dir + "': " + ec.message();
+      return false;
+    }
+    return true;
+  }
+  if (o.dryrun) {
+    // A name no other run uses; the printed commands create and remove it.
+    llvm::SmallString<256> model;
+    llvm::sys::path::system_temp_directory(true, model);
+    llvm::sys::path::append(model, "mycc-%%%%%%");
+    llvm::sys::fs::createUniquePath(model, path, /*MakeAbsolute=*/false);
+    owned = true;
+  } else if (std::error_code ec =
+                 llvm::sys::fs::createUniqueDirectory("mycc", path)) {
+    error = "cannot create a temporary directory: " + ec.message();
+    return false;
+  } else {
+    owned = true;
+  }
+  dir = std::string(path);
+  return true;
+}
+
+// Runs a job: in-process tools in this process, with their diagnostics
+// kept for the scheduler to print; external tools as processes, their
+// output written beside its final name and renamed there on success.
+class Runner : public JobRunner {
+public:
+  JobResult run(const Job &job) override {
+    auto start = std::chrono::steady_clock::now();
+    JobResult result;
+    if (job.inProcess) {
+      llvm::raw_string_ostream diagnostics(result.diagnostics);
+      result.ok = runInternalTool(job.command, diagnostics, result.error);
+    } else {
+      result.ok = runExternal(job, result.error);
+    }
+    result.milliseconds = millisecondsSince(start);
+    return result;
+  }
+
+private:
+  static bool runExternal(const Job &job, std::string &error) {
+    std::vector<std::string> cmd = job.command;
+    std::string output = job.outputs.empty() ? "" : job.outputs[0], temp;
+    for (size_t i = 0; i + 1 < cmd.size(); ++i)
+      if (cmd[i] == "-o" && cmd[i + 1] == output)
+        cmd[i + 1] = temp = support::temporaryBeside(output);
+    std::string program = cmd[0];
+    if (!llvm::sys::path::is_absolute(program)) {
+      auto found = llvm::sys::findProgramByName(program);
+      if (!found) {
+        error = "cannot find " + program + " (set -ccbin)";
+        return false;
+      }
+      program = *found;
+    }
+    std::vector<llvm::StringRef> args(cmd.begin(), cmd.end());
+    std::string message;
+    int rc = llvm::sys::ExecuteAndWait(program, args, std::nullopt, {}, 0, 0,
+                                       &message);
+    if (rc != 0) {
+      if (!temp.empty()) llvm::sys::fs::remove(temp);
+      error = rc < 0 ? "cannot run " + program + ": " + message
+                     : std::string(jobKindName(job.kind)) + " failed: " +
+                           llvm::sys::path::filename(cmd[0]).str() +
+                           " exited with status " + std::to_string(rc);
+      return false;
+    }
+    return temp.empty() || support::renameIntoPlace(temp, output, error);
+  }
+};
+
+// -time: nvcc's CSV, one row per job (measured with nvcc 13.0: a header
+// when the file is empty or for stdout, then "source , phase , inputs ,
+// output , arch , tool , time , ms", and a last row for the driver).
+class TimeTable {
+public:
+  void add(const Job &job, double ms) {
+    std::string inputs;
+    for (const std::string &input : job.inputs) inputs += input + " ";
+    std::string arch = job.target ? job.target->str() : "";
+    rows += job.source + " , " + jobKindName(job.kind) + " , " + inputs +
+            " , " + (job.outputs.empty() ? "" : job.outputs[0]) + " , " + arch +
+            " , mycc , " + formatMs(ms) + " , ms\n";
+  }
+  bool write(const std::string &file, const std::string &output, double driverMs,
+             std::string &error) {
+    rows += " , mycc (driver) ,  , " + output + " ,  , mycc , " +
+            formatMs(driverMs) + " , ms\n";
+    const char *header = "source file name , phase name , phase input files , "
+                         "phase output file , arch , tool, metric , unit\n";
+    if (file == "-") {
+      llvm::outs() << header << rows;
+      return true;
+    }
+    uint64_t size = 0;
+    bool empty = llvm::sys::fs::file_size(file, size) || size == 0;
+    std::error_code ec;
+    llvm::raw_fd_ostream out(file, ec, llvm::sys::fs::OF_Append);
+    if (ec) {
+      error = "-time: cannot write " + file + ": " + ec.message();
+      return false;
+    }
+    out << (empty ? header : "") << rows;
+    return true;
+  }
+
+private:
+  static std::string formatMs(double ms) {
+    std::string text;
+    llvm::raw_string_ostream(text) << llvm::format("%.4f", ms);
+    return text;
+  }
+  std::string rows;
+};
+
+unsigned parallelismOf(const Options &o) {
+  unsigned cores = llvm::hardware_concurrency().compute_thread_count();
+  if (!o.threads || *o.threads == 0) return std::max(1u, cores);
+  return *o.threads;
+}
+
+// Runs the graph; prints -v lines as jobs start and each job's diagnostics
+// as it ends, then the failure, once.
+int execute(const Graph &graph, const Options &o, const Toolkit &t,
+            TimeTable *times) {
+  for (const Job &job : graph.jobs())
+    if (job.inProcess) prepareInternalTool(job.command);
+  std::unique_ptr<Jobserver> jobserver;
+  if (auto flags = llvm::sys::Process::GetEnv("MAKEFLAGS"))
+    jobserver = Jobserver::fromMakeflags(*flags);
+  ScheduleOptions options;
+  options.parallelism = parallelismOf(o);
+  options.jobserver = jobserver.get();
+  options.started = [&](const Job &job) {
+    if (o.verbose) llvm::errs() << "#$ " << commandText(job, t) << "\n";
+  };
+  options.finished = [&](const Job &job, const JobResult &result) {
+    llvm::errs() << result.diagnostics;
+    if (times) times->add(job, result.milliseconds);
+  };
+  Runner runner;
+  ScheduleResult result = runJobs(graph, runner, options);
+  if (result.ok) return 0;
+  llvm::errs() << result.failure.diagnostics;
+  return fail(result.failure.error);
+}
+
+// --dryrun: the jobs' commands, in plan order, which a shell can replay
+// (the temporary directory made first and removed last, as a run does).
+void printDryrun(const Graph &graph, const Toolkit &t, const std::string &dir,
+                 bool ownDir) {
+  bool temporaries = !graph.temporaries.empty();
+  if (temporaries)
+    llvm::outs() << "#$ " << frontend::formatCommand("mkdir", {"-p", dir})
+                 << "\n";
+  for (const Job &job : graph.jobs())
+    llvm::outs() << "#$ " << commandText(job, t) << "\n";
+  if (temporaries && ownDir)
+    llvm::outs() << "#$ " << frontend::formatCommand("rm", {"-rf", dir})
+                 << "\n";
+}
+
+// Plans and runs (or prints) the graph of a compiling invocation.
+int compile(Options &o, const std::string &self) {
+  auto start = std::chrono::steady_clock::now();
+  Toolkit t;
+  std::string error, tempDir;
+  bool ownTempDir = false;
+  if (!discoverToolkit(o, self, t, error)) return fail(error);
+  if (o.nativeArch && !addInstalledGpus(o, t, error)) return fail(error);
+  if (!makeTempDir(o, tempDir, ownTempDir, error)) return fail(error);
+  // Like nvcc, the environment comes before the jobs, and before an input
+  // is rejected: CMake runs `mycc -v __cmake_determine_cuda` only to read it.
+  if (o.verbose || o.dryrun)
+    printEnvironment(o.dryrun ? llvm::outs() : llvm::errs(), t);
+  Graph graph;
+  if (!planGraph(o, t, tempDir, *fileSystemProbe(), graph, error)) {
+    if (ownTempDir) llvm::sys::fs::remove_directories(tempDir);
+    return fail(error);
+  }
+  std::string output = o.output.empty() ? "a.out" : o.output;
+  if (o.dryrun) {
+    printDryrun(graph, t, tempDir, ownTempDir);
+    return o.run ? runProgram(shellWord(output), o) : 0;
+  }
+  TimeTable times;
+  TimeTable *timing = o.timeFile.empty() ? nullptr : &times;
+  double planMs = millisecondsSince(start);
+  int rc = execute(graph, o, t, timing);
+  if (ownTempDir) llvm::sys::fs::remove_directories(tempDir);
+  if (timing && !times.write(o.timeFile, output, planMs, error) && rc == 0)
+    rc = fail(error);
+  if (rc == 0 && o.run) return runProgram(shellWord(output), o);
+  return rc;
+}
+
+void initializeLlvmTargets() {
+  llvm::InitializeAllTargets();
+  llvm::InitializeAllTargetMCs();
+  llvm::InitializeAllAsmPrinters();
+  llvm::InitializeAllAsmParsers();
+}
+
+} // namespace
+
+std::string commandText(const Job &job, const Toolkit &t) {
+  const std::vector<std::string> &cmd = job.command;
+  if (job.kind == JobKind::Link) {
+    const std::string stubs = "-L" + t.prefix + "/lib64/stubs";
+    for (size_t i = 1; i + 1 < cmd.size(); ++i)
+      if (cmd[i] == stubs && cmd[i + 1] == "-L" + t.prefix + "/lib64")
+        return frontend::formatCommand(cmd[0],
+                                       {cmd.begin() + 1, cmd.begin() + i}) +
+               " " + librariesValue(t) +
+               frontend::formatCommand("", {cmd.begin() + i + 2, cmd.end()});
+  }
+  return frontend::formatCommand(cmd[0], {cmd.begin() + 1, cmd.end()});
+}
+
+int runDriver(const std::vector<std::string> &args, const std::string &self) {
+  ParseResult parsed = parseCommandLine(args);
+  if (!parsed) return fail(parsed.error);
+  for (const std::string &warning : parsed.warnings)
+    llvm::errs() << "mycc: warning: " << warning << "\n";
+  if (std::optional<int> rc = answerRequest(parsed.options)) return *rc;
+  initializeLlvmTargets();
+  return compile(parsed.options, self);
+}
+
+int runInternalCommand(const std::vector<std::string> &argv) {
+  initializeLlvmTargets();
+  prepareInternalTool(argv);
+  std::string error;
+  bool ok = runInternalTool(argv, llvm::errs(), error);
+  return ok ? 0 : fail(error);
+}
+
+} // namespace mycc::driver

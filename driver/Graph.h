@@ -1,0 +1,68 @@
+// The job graph: what one mycc invocation runs. Jobs read and write files
+// (artifacts); an edge goes from the job that writes a file to each job that
+// reads it, and is derived here, once, from the artifacts. Every job has a
+// command line: external tools (ptxas, the host compiler) run it as a
+// process, and in-process jobs have the form `mycc -cc1 <tool> ...`
+// (InternalTools.h), which the scheduler runs inside this process and which
+// a shell can replay. --dryrun, -v, -time and the scheduler all read this
+// one structure.
+#pragma once
+
+#include "Targets.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mycc::driver {
+
+enum class JobKind {
+  PreprocessHost, // .cu → preprocessed host unit            (in-process)
+  LowerHost,      // host unit → lowered unit (.cu.cpp.ii)    (in-process)
+  CompileDevice,  // .cu → PTX (-rdc: bitcode), a virtual arch (in-process)
+  Ptxas,          // PTX → cubin for one real arch            (ptxas)
+  Bundle,         // cubins + PTX → fat binary                (in-process)
+  CompileHost,    // lowered unit + device code → host object (in-process)
+  CompileSource,  // a .c/.cpp input → object                 (host compiler)
+  DeviceLink,     // relocatable device code → PTX, one virtual arch (in-process)
+  DeviceLinkHost, // linked fat binary → host object registering it (in-process)
+  Link,           // objects → executable                     (host compiler)
+  Depfile,        // dependency rule → -MF / .d file / stdout (in-process)
+};
+
+// The job kind's name, as -time reports the phase and tests name it.
+const char *jobKindName(JobKind kind);
+
+struct Job {
+  JobKind kind;
+  std::vector<std::string> inputs;  // files read
+  std::vector<std::string> outputs; // files written; "-" is stdout
+  std::optional<Target> target;     // compute_XY (device), sm_XY (ptxas)
+  // The user's input the job works for (-time's "source file name"); for
+  // the device link and the link, those of every unit, space-separated.
+  std::string source;
+  std::vector<std::string> command; // argv, tool first
+  bool inProcess = false;           // command is `mycc -cc1 <tool> ...`
+  std::vector<unsigned> deps;       // the jobs writing this job's inputs
+};
+
+class Graph {
+public:
+  // Adds a job after the jobs it depends on (plan order is a topological
+  // order); returns its index.
+  unsigned add(Job job);
+  const std::vector<Job> &jobs() const { return list; }
+  // The job that writes `file`, if any.
+  std::optional<unsigned> producerOf(const std::string &file) const;
+
+  // Intermediate files, removed after the run unless --keep.
+  std::vector<std::string> temporaries;
+
+private:
+  std::vector<Job> list;
+  std::map<std::string, unsigned> producers;
+  std::optional<unsigned> lastStdoutWriter;
+};
+
+} // namespace mycc::driver

@@ -1,0 +1,410 @@
+#include "InternalTools.h"
+
+#include "AtomicFile.h"
+#include "DeviceCodegen.h"
+#include "DeviceLink.h"
+#include "Fatbin.h"
+#include "Frontend.h"
+#include "HostLowering.h"
+#include "HostObject.h"
+
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "llvm/Support/CommandLine.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <mutex>
+
+namespace mycc::driver {
+namespace {
+
+using support::readFile;
+using support::writeFileAtomic;
+
+// Options that take a value (the next word); every other `-x` is a flag.
+const char *const kValued[] = {"-o",     "-arch",  "-ptx-target", "-source",
+                               "-unit-id", "-code", "-image",     "-fatbin",
+                               "-rdc-image", "-unit"};
+
+bool isValued(llvm::StringRef option) {
+  return std::find(std::begin(kValued), std::end(kValued), option) !=
+         std::end(kValued);
+}
+
+// A parsed `mycc -cc1 <tool> ...` line.
+struct ToolArgs {
+  std::string tool;
+  std::multimap<std::string, std::string> values;
+  std::vector<std::string> flags, inputs, cc1;
+
+  std::string get(const char *option) const {
+    auto it = values.find(option);
+    return it == values.end() ? std::string() : it->second;
+  }
+  std::vector<std::string> all(const char *option) const {
+    std::vector<std::string> out;
+    auto [from, to] = values.equal_range(option);
+    for (auto it = from; it != to; ++it) out.push_back(it->second);
+    return out;
+  }
+  bool has(const char *flag) const {
+    return std::find(flags.begin(), flags.end(), flag) != flags.end();
+  }
+};
+
+bool parseToolArgs(const std::vector<std::string> &argv, ToolArgs &args,
+                   std::string &error) {
+  if (argv.size() < 3 || argv[1] != "-cc1") {
+    error = "-cc1: expected a tool name";
+    return false;
+  }
+  args.tool = argv[2];
+  for (size_t i = 3; i < argv.size(); ++i) {
+    const std::string &word = argv[i];
+    if (word == "--") {
+      args.cc1.assign(argv.begin() + i + 1, argv.end());
+      break;
+    }
+    if (word.size() < 2 || word[0] != '-') {
+      args.inputs.push_back(word);
+    } else if (!isValued(word)) {
+      args.flags.push_back(word);
+    } else if (i + 1 < argv.size()) {
+      args.values.emplace(word, argv[++i]);
+    } else {
+      error = "-cc1 " + args.tool + ": " + word + " needs a value";
+      return false;
+    }
+  }
+  return true;
+}
+
+bool require(const ToolArgs &args, const char *option, std::string &error) {
+  if (!args.get(option).empty()) return true;
+  error = "-cc1 " + args.tool + ": missing " + option;
+  return false;
+}
+
+// The host side's preprocessing; with -M/-MD the cc1 arguments also make
+// Clang's preprocessor write the rule. Without -o the job is there for the
+// rule alone.
+bool preprocessHost(const ToolArgs &args, llvm::raw_ostream &diag,
+                    std::string &error) {
+  auto ci = frontend::createCompilerInstance(args.cc1, {}, error, &diag);
+  if (!ci) return false;
+  std::unique_ptr<clang::FrontendAction> action;
+  if (args.get("-o").empty()) {
+    action = std::make_unique<clang::PreprocessOnlyAction>();
+  } else {
+    ci->getFrontendOpts().OutputFile = args.get("-o");
+    action = std::make_unique<clang::PrintPreprocessedAction>();
+  }
+  if (!ci->ExecuteAction(*action) || ci->getDiagnostics().hasErrorOccurred()) {
+    error.clear(); // the diagnostics say why
+    return false;
+  }
+  return true;
+}
+
+bool lowerHost(const ToolArgs &args, llvm::raw_ostream &diag,
+               std::string &error) {
+  if (!require(args, "-o", error) || !require(args, "-source", error))
+    return false;
+  auto ci = frontend::createCompilerInstance(args.cc1, {}, error, &diag);
+  if (!ci) return false;
+  lowering::LoweredUnit unit;
+  lowering::LoweringOptions options;
+  options.rdc = args.has("-rdc");
+  options.unitId = args.get("-unit-id");
+  if (!lowering::lowerHostUnit(*ci, args.get("-source"), options, unit)) {
+    error.clear(); // the diagnostics say why
+    return false;
+  }
+  return writeFileAtomic(args.get("-o"), unit.text, error);
+}
+
+bool targetOption(const ToolArgs &args, const char *option, Target &target,
+                  std::string &error) {
+  std::optional<Target> parsed = parseTarget(args.get(option));
+  if (!parsed) {
+    error = "-cc1 " + args.tool + ": " + option + " needs a target, not '" +
+            args.get(option) + "'";
+    return false;
+  }
+  target = *parsed;
+  return true;
+}
+
+offload::DeviceCodegenOptions codegenOptions(const ToolArgs &args) {
+  offload::DeviceCodegenOptions codegen;
+  codegen.ptxTarget = args.get("-ptx-target");
+  if (args.has("-O0")) codegen.optLevel = 0; // -G
+  return codegen;
+}
+
+// -rdc: the unit's device code stays LLVM bitcode, written as one image in
+// LLVM's offload binary format with what it was compiled for.
+bool compileDeviceRelocatable(const ToolArgs &args, const Target &arch,
+                              llvm::raw_ostream &diag, std::string &error) {
+  offload::RelocatableDeviceCode code;
+  if (!offload::compileDeviceToBitcode(args.cc1, codegenOptions(args), code,
+                                       error, &diag))
+    return false;
+  offload::RelocatableImage image;
+  image.unitId = args.get("-unit-id");
+  image.source = args.get("-source");
+  image.virtualArch = arch;
+  for (const std::string &code : args.all("-code"))
+    if (std::optional<Target> t = parseTarget(code)) image.codes.push_back(*t);
+  image.target = code.target;
+  image.bitcode = std::move(code.bitcode);
+  return writeFileAtomic(args.get("-o"),
+                         offload::packRelocatableImage(image), error);
+}
+
+bool compileDevice(const ToolArgs &args, llvm::raw_ostream &diag,
+                   std::string &error) {
+  Target arch;
+  if (!require(args, "-o", error) || !targetOption(args, "-arch", arch, error))
+    return false;
+  if (args.has("-rdc")) return compileDeviceRelocatable(args, arch, diag, error);
+  std::string ptx;
+  if (!offload::compileDeviceToPtx(args.cc1, codegenOptions(args), ptx, error,
+                                   &diag))
+    return false;
+  return writeFileAtomic(args.get("-o"), ptx, error);
+}
+
+// -image sm_90,<file>: nvcc's container order is the order given.
+bool bundle(const ToolArgs &args, llvm::raw_ostream &, std::string &error) {
+  if (!require(args, "-o", error)) return false;
+  std::vector<FatbinImage> images;
+  for (const std::string &spec : args.all("-image")) {
+    auto [name, file] = llvm::StringRef(spec).split(',');
+    std::optional<Target> target = parseTarget(name);
+    if (!target || file.empty()) {
+      error = "-cc1 bundle: -image needs <target>,<file>, not '" + spec + "'";
+      return false;
+    }
+    FatbinImage image;
+    image.kind = target->isVirtual ? ImageKind::Ptx : ImageKind::Elf;
+    image.arch = target->arch;
+    if (!readFile(file.str(), image.payload, error)) return false;
+    images.push_back(std::move(image));
+  }
+  std::vector<uint8_t> fatbin = writeFatbin(images);
+  return writeFileAtomic(
+      args.get("-o"),
+      llvm::StringRef(reinterpret_cast<const char *>(fatbin.data()),
+                      fatbin.size()),
+      error);
+}
+
+bool readBytes(const std::string &path, std::vector<uint8_t> &bytes,
+               std::string &error) {
+  std::string text;
+  if (!readFile(path, text, error)) return false;
+  bytes.assign(text.begin(), text.end());
+  return true;
+}
+
+// The lowered unit compiled with its device code: the fat binary, or with
+// -rdc the unit's images for the device link.
+bool compileHost(const ToolArgs &args, llvm::raw_ostream &diag,
+                 std::string &error) {
+  std::string text;
+  if (!require(args, "-o", error) || !require(args, "-unit", error) ||
+      !readFile(args.get("-unit"), text, error))
+    return false;
+  auto unit = offload::HostUnit::generate(args.cc1, args.get("-unit"), text,
+                                          error, &diag);
+  if (!unit) return false;
+  std::vector<std::string> rdcImages = args.all("-rdc-image");
+  if (!rdcImages.empty() || args.get("-fatbin").empty()) {
+    std::vector<std::string> images(rdcImages.size());
+    for (size_t i = 0; i < rdcImages.size(); ++i)
+      if (!readFile(rdcImages[i], images[i], error)) return false;
+    return unit->emitRelocatableObject(images, args.get("-o"), error);
+  }
+  std::vector<uint8_t> fatbin;
+  return readBytes(args.get("-fatbin"), fatbin, error) &&
+         unit->emitObject(fatbin, args.get("-o"), error);
+}
+
+// The relocatable device code of the inputs, and its units in input order.
+struct LinkInputs {
+  std::vector<offload::RelocatableImage> images;
+  std::vector<std::string> unitIds, sources;
+};
+
+bool readLinkInputs(const ToolArgs &args, LinkInputs &in, std::string &error) {
+  for (const std::string &input : args.inputs)
+    if (!offload::readRelocatableImages(input, in.images, error)) return false;
+  for (const auto &image : in.images)
+    if (std::find(in.unitIds.begin(), in.unitIds.end(), image.unitId) ==
+        in.unitIds.end()) {
+      in.unitIds.push_back(image.unitId);
+      in.sources.push_back(image.source);
+    }
+  return true;
+}
+
+// Each unit's image for `arch`; a unit compiled without it is an error that
+// says what it was compiled for.
+bool imagesFor(const LinkInputs &in, const Target &arch,
+               std::vector<offload::DeviceBitcodeInput> &units,
+               offload::DeviceTarget &target, std::string &error) {
+  for (const std::string &id : in.unitIds) {
+    const offload::RelocatableImage *found = nullptr, *any = nullptr;
+    std::string compiledFor;
+    for (const auto &image : in.images)
+      if (image.unitId == id) {
+        any = &image;
+        compiledFor += (compiledFor.empty() ? "" : ", ") +
+                       image.virtualArch.str();
+        if (image.virtualArch == arch) found = &image;
+      }
+    if (!found) {
+      error = any->file + ": the device code of " + any->source +
+              " was compiled for " + compiledFor + ", not for " + arch.str() +
+              "; recompile it with -gencode arch=" + arch.str() +
+              ",code=... or device-link for its architectures";
+      return false;
+    }
+    units.push_back({found->file, found->source, found->bitcode});
+    target = found->target;
+  }
+  if (units.empty()) {
+    error = "no relocatable device code to link for " + arch.str();
+    return false;
+  }
+  return true;
+}
+
+bool deviceLink(const ToolArgs &args, llvm::raw_ostream &, std::string &error) {
+  Target arch;
+  LinkInputs in;
+  if (!require(args, "-o", error) ||
+      !targetOption(args, "-arch", arch, error) ||
+      !readLinkInputs(args, in, error))
+    return false;
+  std::vector<offload::DeviceBitcodeInput> units;
+  offload::DeviceTarget target;
+  std::string ptx;
+  return imagesFor(in, arch, units, target, error) &&
+         offload::linkDeviceToPtx(units, target, codegenOptions(args), ptx,
+                                  error) &&
+         writeFileAtomic(args.get("-o"), ptx, error);
+}
+
+// The host object of the device link: registers the linked fat binary for
+// every unit it holds (an object with nothing to register without units).
+bool deviceLinkHost(const ToolArgs &args, llvm::raw_ostream &diag,
+                    std::string &error) {
+  LinkInputs in;
+  if (!require(args, "-o", error) || !readLinkInputs(args, in, error))
+    return false;
+  std::string name = "device link of ";
+  for (size_t i = 0; i < in.sources.size(); ++i)
+    name += (i ? ", " : "") + in.sources[i];
+  if (in.sources.empty()) name += "no units";
+  auto unit = offload::HostUnit::generate(
+      args.cc1, args.get("-o") + ".cpp",
+      lowering::deviceLinkUnit(in.unitIds, name), error, &diag);
+  if (!unit) return false;
+  if (in.unitIds.empty())
+    return unit->emitRelocatableObject({}, args.get("-o"), error);
+  std::vector<uint8_t> fatbin;
+  return require(args, "-fatbin", error) &&
+         readBytes(args.get("-fatbin"), fatbin, error) &&
+         unit->emitObject(fatbin, args.get("-o"), error);
+}
+
+// A dependency rule written to a temporary by a preprocessing job goes to
+// its file (atomically: the temporary may be on another file system) or to
+// stdout, once the job succeeded.
+bool publish(const ToolArgs &args, llvm::raw_ostream &, std::string &error) {
+  std::string rule;
+  if (args.inputs.size() != 1 || !require(args, "-o", error)) {
+    if (error.empty()) error = "-cc1 publish: expected one input";
+    return false;
+  }
+  return readFile(args.inputs[0], rule, error) &&
+         writeFileAtomic(args.get("-o"), rule, error);
+}
+
+using ToolFn = std::function<bool(const ToolArgs &, llvm::raw_ostream &,
+                                  std::string &)>;
+
+const std::map<std::string, ToolFn> &tools() {
+  static const std::map<std::string, ToolFn> table = {
+      {"preprocess-host", preprocessHost}, {"lower-host", lowerHost},
+      {"compile-device", compileDevice},   {"bundle", bundle},
+      {"compile-host", compileHost},       {"device-link", deviceLink},
+      {"device-link-host", deviceLinkHost}, {"publish", publish},
+  };
+  return table;
+}
+
+} // namespace
+
+InternalCommand::InternalCommand(const Toolkit &t, const char *tool)
+    : argv{t.self, "-cc1", tool} {}
+
+InternalCommand &InternalCommand::value(const char *option,
+                                        const std::string &v) {
+  argv.insert(argv.end(), {option, v});
+  return *this;
+}
+
+InternalCommand &InternalCommand::flag(const char *option) {
+  argv.push_back(option);
+  return *this;
+}
+
+InternalCommand &InternalCommand::input(const std::string &path) {
+  argv.push_back(path);
+  return *this;
+}
+
+InternalCommand &InternalCommand::cc1(const std::vector<std::string> &args) {
+  argv.push_back("--");
+  argv.insert(argv.end(), args.begin(), args.end());
+  return *this;
+}
+
+bool isInternalCommand(const std::vector<std::string> &argv,
+                       const std::string &self) {
+  return argv.size() >= 3 && argv[0] == self && argv[1] == "-cc1";
+}
+
+void prepareInternalTool(const std::vector<std::string> &argv) {
+  offload::applyBackendOptions();
+  // Clang's device invocations carry backend options (-mllvm); LLVM keeps
+  // them process-wide, so they are parsed once.
+  static std::once_flag once;
+  if (argv.size() < 3 || argv[2] != "compile-device") return;
+  std::call_once(once, [&] {
+    std::vector<const char *> options{"mycc"};
+    for (size_t i = 0; i + 1 < argv.size(); ++i)
+      if (argv[i] == "-mllvm") options.push_back(argv[i + 1].c_str());
+    if (options.size() > 1)
+      llvm::cl::ParseCommandLineOptions(options.size(), options.data());
+  });
+}
+
+bool runInternalTool(const std::vector<std::string> &argv,
+                     llvm::raw_ostream &diagnostics, std::string &error) {
+  ToolArgs args;
+  if (!parseToolArgs(argv, args, error)) return false;
+  auto it = tools().find(args.tool);
+  if (it == tools().end()) {
+    error = "-cc1: unknown tool '" + args.tool + "'";
+    return false;
+  }
+  return it->second(args, diagnostics, error);
+}
+
+} // namespace mycc::driver

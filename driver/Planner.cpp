@@ -1,0 +1,745 @@
+#include "Planner.h"
+
+#include "DeviceLink.h"
+#include "Frontend.h"
+#include "InternalTools.h"
+#include "Ptxas.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
+
+#include <algorithm>
+#include <map>
+
+namespace mycc::driver {
+namespace {
+
+enum class InputKind { Cuda, Cxx, C, Object, Unknown };
+
+InputKind classify(const Options &o, llvm::StringRef path) {
+  llvm::StringRef ext = llvm::sys::path::extension(path);
+  if (ext == ".o" || ext == ".a" || ext == ".so" ||
+      llvm::sys::path::filename(path).contains(".so."))
+    return InputKind::Object;
+  // -x names the language of every source input, whatever its name.
+  if (o.language) {
+    if (*o.language == "cu") return InputKind::Cuda;
+    if (*o.language == "c") return InputKind::C;
+    return InputKind::Cxx;
+  }
+  if (ext == ".cu") return InputKind::Cuda;
+  if (ext == ".c") return InputKind::C;
+  if (ext == ".cpp" || ext == ".cc" || ext == ".cxx" || ext == ".C")
+    return InputKind::Cxx;
+  return InputKind::Unknown;
+}
+
+std::string joinPath(const std::string &dir, const std::string &name) {
+  llvm::SmallString<256> p(dir);
+  llvm::sys::path::append(p, name);
+  return std::string(p);
+}
+
+std::string joined(const std::vector<std::string> &words) {
+  std::string out;
+  for (const std::string &w : words) out += (out.empty() ? "" : " ") + w;
+  return out;
+}
+
+frontend::SourceOptions sourceOptions(const Options &o, const Toolkit &t) {
+  frontend::SourceOptions s;
+  s.cudaPath = t.cudaPath;
+  s.includeDirs = o.includeDirs;
+  s.systemIncludeDirs = o.systemIncludeDirs;
+  s.preIncludes = o.preIncludes;
+  s.macros = o.macros;
+  s.std = o.std;
+  for (const auto &pair : o.targets)
+    s.gpuArchs.push_back("sm_" + pair.virtualArch.arch.str());
+  s.hostOptLevel = o.hostOptLevel;
+  s.hostDebug = o.debug;
+  s.deviceLineInfo = o.lineInfo;
+  s.deviceDebug = o.deviceDebug;
+  s.noWarnings = o.noWarnings;
+  s.warningsAsErrors = o.warningsAsErrors;
+  s.hostCompilerFlags = o.xcompiler;
+  s.prelude = t.prelude;
+  s.errorLimit = o.errorLimit;
+  s.rdc = o.rdc;
+  s.cudaVerMajor = t.version.major;
+  s.cudaVerMinor = t.version.minor;
+  s.cudaVerBuild = t.version.build;
+  return s;
+}
+
+// The GPU name Clang and the PTX use for a virtual arch: compute_90a → sm_90a.
+std::string gpuName(const Target &virtualArch) {
+  return "sm_" + virtualArch.arch.str();
+}
+
+// One .cu input and the names its jobs use.
+struct Unit {
+  std::string input, base, tempBase, id; // id: -rdc=true only
+  std::string depsTarget, depsFile;      // -M/-MD only
+};
+
+class Planner {
+public:
+  Planner(const Options &o, const Toolkit &t, const std::string &tempDir,
+          const InputProbe &probe, Graph &graph)
+      : o(o), t(t), tempDir(tempDir), probe(probe), graph(graph) {}
+
+  bool plan(std::string &error);
+
+private:
+  bool check(std::string &error);
+  bool checkDeviceOutputs(std::string &error);
+  bool planInput(const std::string &input, std::string &error);
+  void nameDependencies(Unit &unit);
+  bool planSource(const Unit &unit, InputKind kind, std::string &error);
+  bool planCuda(const Unit &unit, std::string &error);
+  bool planHostSide(const Unit &unit, std::string &lowered, std::string &error);
+  bool planPreprocess(const Unit &unit, const std::string &output,
+                      std::string &error);
+  bool planDeviceSide(const Unit &unit, std::vector<std::string> &deviceCode,
+                      std::string &error);
+  void planPtxas(const TargetPair &pair, const std::string &ptx,
+                 const std::string &source, const std::string &cubinBase,
+                 std::vector<std::pair<Target, std::string>> &images);
+  std::string planBundle(std::vector<std::pair<Target, std::string>> images,
+                         const std::string &output, const std::string &source);
+  bool planHostObject(const Unit &unit, const std::string &lowered,
+                      const std::vector<std::string> &deviceCode,
+                      std::string &error);
+  bool planDeviceLink(std::string &error);
+  bool deviceLinkTargets(std::vector<TargetPair> &targets, bool &needed,
+                         std::string &error);
+  void planLink();
+
+  std::string temp(const std::string &base, const std::string &suffix);
+  std::string finalOr(const std::string &dflt) const {
+    return o.output.empty() ? dflt : o.output;
+  }
+  std::string unitId(const std::string &input, unsigned index) const;
+  frontend::SourceOptions sourceFor(const Unit &unit) const;
+  std::vector<std::string> archivesOfLibs() const;
+
+  const Options &o;
+  const Toolkit &t;
+  const std::string &tempDir;
+  const InputProbe &probe;
+  Graph &graph;
+
+  bool deps = false;     // -M, -MM, -MD or -MMD
+  bool rdcObject = false; // units carry relocatable device code
+  std::vector<TargetPair> targets; // of each unit's device side
+  std::vector<std::string> cuInputs, linkInputs;
+  // What a device link reads: the objects given and the -rdc=true units'
+  // objects of this run (not those compiled from .c/.cpp inputs).
+  std::vector<std::string> deviceLinkInputs;
+  bool rdcUnits = false;
+  std::map<std::string, unsigned> baseCount;
+  std::string dlinkObject;
+};
+
+std::string Planner::temp(const std::string &base, const std::string &suffix) {
+  std::string path = joinPath(tempDir, base + suffix);
+  graph.temporaries.push_back(path);
+  return path;
+}
+
+frontend::SourceOptions Planner::sourceFor(const Unit &unit) const {
+  frontend::SourceOptions s = sourceOptions(o, t);
+  s.cuid = unit.id;
+  // CMake identifies its CUDA compiler by compiling this file and reading
+  // the result of `#if defined(__NVCC__)` (docs/build-systems.md).
+  s.defineNvcc =
+      llvm::sys::path::filename(unit.input) == "CMakeCUDACompilerId.cu";
+  return s;
+}
+
+// Each unit's id: stable for the same source, output and options, distinct
+// for two units of one program (even of one source).
+std::string Planner::unitId(const std::string &input, unsigned index) const {
+  llvm::SmallString<256> src(input), out(o.output);
+  llvm::sys::fs::make_absolute(src);
+  if (!o.output.empty()) llvm::sys::fs::make_absolute(out);
+  std::string key = std::string(src) + '\0' + std::string(out) + '\0' +
+                    std::to_string(index);
+  for (const auto &pair : o.targets) key += '\0' + pair.virtualArch.str();
+  return llvm::utohexstr(llvm::xxh3_64bits(llvm::arrayRefFromStringRef(key)),
+                         /*LowerCase=*/true, 16);
+}
+
+bool Planner::plan(std::string &error) {
+  if (!check(error)) return false;
+  for (const std::string &input : o.inputs)
+    if (!planInput(input, error)) return false;
+  if (!planDeviceLink(error)) return false;
+  if (o.phase == Phase::Link) planLink();
+  return true;
+}
+
+// Option combinations that cannot be planned, before any job is.
+bool Planner::check(std::string &error) {
+  if (o.inputs.empty()) {
+    error = "no input files";
+    return false;
+  }
+  // Dependency rules: one file per source input, so -MF (and -o, which
+  // names the file or, with -MD, the object it is named after) cannot serve
+  // several sources; object inputs have no rule.
+  deps = o.phase == Phase::Dependencies || o.depsWithCompile;
+  unsigned sources = std::count_if(
+      o.inputs.begin(), o.inputs.end(),
+      [&](const std::string &i) { return classify(o, i) != InputKind::Object; });
+  const char *what = !o.depsFile.empty() ? "-MF"
+                     : !o.output.empty() ? "-o"
+                                         : nullptr;
+  if (deps && sources > 1 && what) {
+    error = std::string(what) + " cannot name the dependency file of " +
+            std::to_string(sources) + " inputs with " +
+            (o.phase == Phase::Dependencies ? "-M or -MM" : "-MD or -MMD");
+    return false;
+  }
+  // Phases that write one file per input cannot take -o with several inputs.
+  bool singleOutputPhase = o.phase != Phase::Link &&
+                           o.phase != Phase::DeviceLink &&
+                           o.phase != Phase::Dependencies;
+  if (singleOutputPhase && !o.output.empty() && o.inputs.size() > 1) {
+    error = "-o cannot name the output of " + std::to_string(o.inputs.size()) +
+            " inputs with -c, -E, -ptx, -cubin, -fatbin or -cuda";
+    return false;
+  }
+  rdcObject = o.rdc && (o.phase == Phase::Compile || o.phase == Phase::Link);
+  if (o.rdc && (o.phase == Phase::Cubin || o.phase == Phase::Fatbin)) {
+    error = std::string(o.phase == Phase::Cubin ? "-cubin" : "-fatbin") +
+            " with -rdc=true is not supported by mycc: relocatable device "
+            "code stays LLVM bitcode until the device link";
+    return false;
+  }
+  return checkDeviceOutputs(error);
+}
+
+// -ptx and -cubin write one file. -arch=sm_90a (sm_100f) also asks for
+// compute_90 (compute_100) PTX; like nvcc, -ptx then keeps the arch that
+// carries the real target.
+bool Planner::checkDeviceOutputs(std::string &error) {
+  targets = o.targets;
+  auto hasCubin = [](const TargetPair &pair) {
+    return std::any_of(pair.codes.begin(), pair.codes.end(),
+                       [](const Target &c) { return !c.isVirtual; });
+  };
+  if (o.phase == Phase::Ptx && targets.size() > 1 &&
+      std::count_if(targets.begin(), targets.end(), hasCubin) == 1)
+    targets.erase(std::remove_if(targets.begin(), targets.end(),
+                                 [&](const TargetPair &p) { return !hasCubin(p); }),
+                  targets.end());
+  if (o.phase == Phase::Ptx && targets.size() != 1) {
+    error = "-ptx is not allowed when compiling for multiple GPU "
+            "architectures (" + std::to_string(targets.size()) + " given)";
+    return false;
+  }
+  size_t reals = 0;
+  for (const auto &pair : o.targets)
+    reals += std::count_if(pair.codes.begin(), pair.codes.end(),
+                           [](const Target &c) { return !c.isVirtual; });
+  if (o.phase == Phase::Cubin && reals != 1) {
+    error = "-cubin is not allowed when compiling for multiple GPU code "
+            "instances (" + std::to_string(reals) + " given)";
+    return false;
+  }
+  return true;
+}
+
+bool Planner::planInput(const std::string &input, std::string &error) {
+  InputKind kind = classify(o, input);
+  if (kind == InputKind::Unknown) {
+    error = input + ": unknown input file type (expected .cu, .c, .cpp, .o "
+                    "or .a; use -x cu to compile another name as CUDA)";
+    return false;
+  }
+  if (!probe.exists(input)) {
+    error = input + ": no such file";
+    return false;
+  }
+  if (kind == InputKind::Object) {
+    // As with nvcc, -M passes over objects.
+    if (o.phase != Phase::Dependencies) {
+      linkInputs.push_back(input);
+      deviceLinkInputs.push_back(input);
+    }
+    return true;
+  }
+  if (o.phase == Phase::DeviceLink) {
+    error = input + ": -dlink links objects and libraries; compile it with "
+                    "-dc (or -rdc=true -c) first";
+    return false;
+  }
+  Unit unit;
+  unit.input = input;
+  unit.base = llvm::sys::path::stem(input).str();
+  // Intermediate names stay unique when two inputs share a base name.
+  unit.tempBase = unit.base;
+  if (unsigned n = baseCount[unit.base]++)
+    unit.tempBase += "." + std::to_string(n);
+  if (deps) nameDependencies(unit);
+  if (kind != InputKind::Cuda) return planSource(unit, kind, error);
+  if (o.rdc) unit.id = unitId(input, cuInputs.size());
+  cuInputs.push_back(input);
+  return planCuda(unit, error);
+}
+
+// The dependency rule's target and file, as nvcc 13 names them: the target
+// is -MT, else the output file (-o; not with -M, where -o names the rule's
+// file), else x.o; -M writes to -o, else -MF, else stdout; -MD to -MF, else
+// to -o with its suffix replaced by .d, else to x.d.
+void Planner::nameDependencies(Unit &unit) {
+  bool onlyDeps = o.phase == Phase::Dependencies;
+  unit.depsTarget = !o.depsTarget.empty()            ? o.depsTarget
+                    : !onlyDeps && !o.output.empty() ? o.output
+                                                     : unit.base + ".o";
+  if (onlyDeps) {
+    unit.depsFile = !o.output.empty()     ? o.output
+                    : !o.depsFile.empty() ? o.depsFile
+                                          : "-";
+  } else if (!o.depsFile.empty()) {
+    unit.depsFile = o.depsFile;
+  } else if (!o.output.empty()) {
+    llvm::SmallString<256> p(o.output);
+    llvm::sys::path::replace_extension(p, ".d");
+    unit.depsFile = std::string(p);
+  } else {
+    unit.depsFile = unit.base + ".d";
+  }
+}
+
+// A .c/.cpp input: the host compiler compiles it, and writes its dependency
+// rule (gcc's -M... options, which nvcc's are modelled on).
+bool Planner::planSource(const Unit &unit, InputKind kind, std::string &error) {
+  if (o.phase != Phase::Compile && o.phase != Phase::Link &&
+      o.phase != Phase::Dependencies) {
+    error = unit.input + ": -E, -ptx, -cubin, -fatbin and -cuda apply to CUDA "
+                         "sources only";
+    return false;
+  }
+  Job job{JobKind::CompileSource};
+  job.source = unit.input;
+  job.inputs = {unit.input};
+  std::vector<std::string> &cmd = job.command;
+  cmd = {t.hostCompiler};
+  if (kind == InputKind::C) cmd.insert(cmd.end(), {"-x", "c"});
+  for (const auto &d : o.includeDirs) cmd.push_back("-I" + d);
+  for (const auto &d : o.systemIncludeDirs) cmd.insert(cmd.end(), {"-isystem", d});
+  cmd.push_back("-I" + t.cudaPath + "/include");
+  cmd.insert(cmd.end(), o.macros.begin(), o.macros.end());
+  for (const auto &f : o.preIncludes) cmd.insert(cmd.end(), {"-include", f});
+  if (!o.std.empty() && kind == InputKind::Cxx) cmd.push_back("-std=" + o.std);
+  cmd.push_back("-O" + std::to_string(o.hostOptLevel));
+  if (o.debug) cmd.push_back("-g");
+  if (o.noWarnings) cmd.push_back("-w");
+  cmd.insert(cmd.end(), o.xcompiler.begin(), o.xcompiler.end());
+  std::string rule;
+  if (deps) {
+    rule = temp(unit.tempBase, ".cpp1.d");
+    const char *mode = o.phase == Phase::Dependencies
+                           ? (o.depsSystemHeaders ? "-M" : "-MM")
+                           : (o.depsSystemHeaders ? "-MD" : "-MMD");
+    cmd.insert(cmd.end(), {mode, "-MF", rule, "-MT", unit.depsTarget});
+    if (o.depsPhonyTargets) cmd.push_back("-MP");
+    job.outputs.push_back(rule);
+  }
+  if (o.phase == Phase::Dependencies) {
+    cmd.push_back(unit.input);
+  } else {
+    std::string object = o.phase == Phase::Compile ? finalOr(unit.base + ".o")
+                                                   : temp(unit.tempBase, ".o");
+    cmd.insert(cmd.end(), {"-c", unit.input, "-o", object});
+    job.outputs.insert(job.outputs.begin(), object);
+    linkInputs.push_back(object);
+  }
+  graph.add(job);
+  if (deps) {
+    Job publish{JobKind::Depfile};
+    publish.source = unit.input;
+    publish.inputs = {rule};
+    publish.outputs = {unit.depsFile};
+    publish.inProcess = true;
+    publish.command =
+        InternalCommand(t, "publish").input(rule).value("-o", unit.depsFile).argv;
+    graph.add(publish);
+  }
+  return true;
+}
+
+bool Planner::planCuda(const Unit &unit, std::string &error) {
+  if (o.phase == Phase::Preprocess)
+    return planPreprocess(unit, finalOr("-"), error);
+  bool wantsHost = o.phase == Phase::Cuda || o.phase == Phase::Compile ||
+                   o.phase == Phase::Link;
+  bool wantsDevice = o.phase != Phase::Cuda && o.phase != Phase::Dependencies;
+  // The rule comes from the host side's preprocessing; without a host side
+  // (-M, or -MD with -ptx, -cubin, -fatbin) it runs for the rule alone.
+  if (deps && !wantsHost && !planPreprocess(unit, "", error)) return false;
+  std::string lowered;
+  if (wantsHost && !planHostSide(unit, lowered, error)) return false;
+  if (!wantsDevice) return true;
+  std::vector<std::string> deviceCode;
+  if (!planDeviceSide(unit, deviceCode, error)) return false;
+  if (!wantsHost) return true;
+  return planHostObject(unit, lowered, deviceCode, error);
+}
+
+// The host preprocessing, to `output` ("-": stdout; empty: the dependency
+// rule alone), and the job that puts its dependency rule in place.
+bool Planner::planPreprocess(const Unit &unit, const std::string &output,
+                             std::string &error) {
+  bool rule = deps && o.phase != Phase::Preprocess;
+  frontend::DependencyOutput depsOut;
+  Job job{JobKind::PreprocessHost};
+  job.source = unit.input;
+  job.inputs = {unit.input};
+  if (!output.empty()) job.outputs.push_back(output);
+  if (rule) {
+    depsOut.file = temp(unit.tempBase, ".cpp1.d");
+    depsOut.target = unit.depsTarget;
+    depsOut.systemHeaders = o.depsSystemHeaders;
+    depsOut.phonyTargets = o.depsPhonyTargets;
+    depsOut.rulesOnly = output.empty();
+    job.outputs.push_back(depsOut.file);
+  }
+  std::vector<std::string> cc1;
+  if (!frontend::Invocations::hostPreprocess(sourceFor(unit), unit.input, cc1,
+                                             error, rule ? &depsOut : nullptr))
+    return false;
+  InternalCommand cmd(t, "preprocess-host");
+  if (!output.empty()) cmd.value("-o", output);
+  job.command = cmd.cc1(cc1).argv;
+  job.inProcess = true;
+  graph.add(job);
+  if (!rule) return true;
+  Job publish{JobKind::Depfile};
+  publish.source = unit.input;
+  publish.inputs = {depsOut.file};
+  publish.outputs = {unit.depsFile};
+  publish.inProcess = true;
+  publish.command = InternalCommand(t, "publish")
+                        .input(depsOut.file)
+                        .value("-o", unit.depsFile)
+                        .argv;
+  graph.add(publish);
+  return true;
+}
+
+bool Planner::planHostSide(const Unit &unit, std::string &lowered,
+                           std::string &error) {
+  std::string preprocessed = temp(unit.tempBase, ".cpp1.ii");
+  if (!planPreprocess(unit, preprocessed, error)) return false;
+  lowered = o.phase == Phase::Cuda ? finalOr(unit.base + ".cu.cpp.ii")
+                                   : temp(unit.tempBase, ".cu.cpp.ii");
+  std::vector<std::string> cc1;
+  if (!frontend::Invocations::hostCompile(sourceFor(unit), preprocessed, cc1,
+                                          error))
+    return false;
+  InternalCommand cmd(t, "lower-host");
+  cmd.value("-source", unit.input);
+  if (o.rdc) cmd.flag("-rdc").value("-unit-id", unit.id);
+  Job job{JobKind::LowerHost};
+  job.source = unit.input;
+  job.inputs = {preprocessed};
+  job.outputs = {lowered};
+  job.command = cmd.value("-o", lowered).cc1(cc1).argv;
+  job.inProcess = true;
+  graph.add(job);
+  return true;
+}
+
+// One compile-device job per virtual arch, then ptxas for its real archs
+// and the bundle; `deviceCode` is what the host object embeds (the fat
+// binary, or -rdc=true's images).
+bool Planner::planDeviceSide(const Unit &unit,
+                             std::vector<std::string> &deviceCode,
+                             std::string &error) {
+  std::vector<std::pair<Target, std::string>> images;
+  for (const TargetPair &pair : targets) {
+    std::vector<std::string> cc1;
+    if (!frontend::Invocations::device(sourceFor(unit), unit.input,
+                                       gpuName(pair.virtualArch), cc1, error))
+      return false;
+    InternalCommand cmd(t, "compile-device");
+    cmd.value("-arch", pair.virtualArch.str())
+        .value("-ptx-target", gpuName(pair.virtualArch));
+    if (o.deviceDebug) cmd.flag("-O0");
+    std::string output =
+        rdcObject ? temp(unit.tempBase, "." + pair.virtualArch.str() + ".offload")
+        : o.phase == Phase::Ptx
+            ? finalOr(unit.base + ".ptx")
+            : temp(unit.tempBase, "." + pair.virtualArch.str() + ".ptx");
+    if (rdcObject) {
+      // The unit's device code stays LLVM bitcode; the device link
+      // generates code. What it was compiled for goes with it.
+      cmd.flag("-rdc").value("-source", unit.input).value("-unit-id", unit.id);
+      for (const Target &code : pair.codes) cmd.value("-code", code.str());
+    }
+    Job job{JobKind::CompileDevice};
+    job.source = unit.input;
+    job.inputs = {unit.input};
+    job.outputs = {output};
+    job.target = pair.virtualArch;
+    job.command = cmd.value("-o", output).cc1(cc1).argv;
+    job.inProcess = true;
+    graph.add(job);
+    if (rdcObject) deviceCode.push_back(output);
+    else if (o.phase != Phase::Ptx)
+      planPtxas(pair, output, unit.input, unit.tempBase, images);
+  }
+  if (rdcObject || o.phase == Phase::Ptx || o.phase == Phase::Cubin)
+    return true;
+  deviceCode.push_back(planBundle(images,
+                                  o.phase == Phase::Fatbin
+                                      ? finalOr(unit.base + ".fatbin")
+                                      : temp(unit.tempBase, ".fatbin"),
+                                  unit.input));
+  return true;
+}
+
+// ptxas for each real arch of `pair`; the images the fat binary then holds
+// from it go to `images`.
+void Planner::planPtxas(const TargetPair &pair, const std::string &ptx,
+                        const std::string &source,
+                        const std::string &cubinBase,
+                        std::vector<std::pair<Target, std::string>> &images) {
+  for (const Target &code : pair.codes) {
+    if (code.isVirtual) {
+      images.push_back({code, ptx});
+      continue;
+    }
+    std::string cubin = o.phase == Phase::Cubin
+                            ? finalOr(llvm::sys::path::stem(source).str() + ".cubin")
+                            : temp(cubinBase, "." + code.str() + ".cubin");
+    Job job{JobKind::Ptxas};
+    job.source = source;
+    job.inputs = {ptx};
+    job.outputs = {cubin};
+    job.target = code;
+    job.command = offload::ptxasCommand(offload::PtxasJob{
+        t.ptxas, ptx, code.str(), cubin, o.lineInfo, o.deviceDebug, o.xptxas});
+    graph.add(job);
+    images.push_back({code, cubin});
+  }
+}
+
+// The bundle job, in nvcc's container order: cubins first, then PTX.
+std::string Planner::planBundle(std::vector<std::pair<Target, std::string>> images,
+                                const std::string &output,
+                                const std::string &source) {
+  std::stable_partition(images.begin(), images.end(),
+                        [](const auto &image) { return !image.first.isVirtual; });
+  InternalCommand cmd(t, "bundle");
+  Job job{JobKind::Bundle};
+  job.source = source;
+  for (const auto &[target, file] : images) {
+    cmd.value("-image", target.str() + "," + file);
+    job.inputs.push_back(file);
+  }
+  job.outputs = {output};
+  job.command = cmd.value("-o", output).argv;
+  job.inProcess = true;
+  graph.add(job);
+  return output;
+}
+
+bool Planner::planHostObject(const Unit &unit, const std::string &lowered,
+                             const std::vector<std::string> &deviceCode,
+                             std::string &error) {
+  std::string object = o.phase == Phase::Compile ? finalOr(unit.base + ".o")
+                                                 : temp(unit.tempBase, ".o");
+  std::vector<std::string> cc1;
+  if (!frontend::Invocations::hostCompile(sourceFor(unit), lowered, cc1, error))
+    return false;
+  InternalCommand cmd(t, "compile-host");
+  cmd.value("-unit", lowered);
+  for (const std::string &code : deviceCode)
+    cmd.value(rdcObject ? "-rdc-image" : "-fatbin", code);
+  Job job{JobKind::CompileHost};
+  job.source = unit.input;
+  job.inputs = {lowered};
+  job.inputs.insert(job.inputs.end(), deviceCode.begin(), deviceCode.end());
+  job.outputs = {object};
+  job.command = cmd.value("-o", object).cc1(cc1).argv;
+  job.inProcess = true;
+  graph.add(job);
+  linkInputs.push_back(object);
+  if (rdcObject) {
+    rdcUnits = true;
+    deviceLinkInputs.push_back(object);
+  }
+  return true;
+}
+
+// Static archives named by -l in the -L directories: a device link reads
+// their relocatable device code (nvlink does the same).
+std::vector<std::string> Planner::archivesOfLibs() const {
+  std::vector<std::string> found;
+  for (const auto &lib : o.libs)
+    for (const auto &dir : o.libDirs) {
+      std::string path = joinPath(dir, "lib" + lib + ".a");
+      if (probe.exists(path)) {
+        found.push_back(path);
+        break;
+      }
+    }
+  return found;
+}
+
+// Whether a device link is needed, and for which targets: nvcc device-links
+// whenever it links, so objects or -l archives with relocatable device code
+// need one even without -rdc on this command line; without targets on the
+// command line it builds what the inputs were compiled for (the union).
+bool Planner::deviceLinkTargets(std::vector<TargetPair> &linkTargets,
+                                bool &needed, std::string &error) {
+  linkTargets = o.targets;
+  needed = false;
+  if (o.phase != Phase::Link && o.phase != Phase::DeviceLink) return true;
+  needed = o.phase == Phase::DeviceLink || rdcUnits;
+  for (const std::string &archive : archivesOfLibs())
+    deviceLinkInputs.push_back(archive);
+  std::vector<TargetPair> found;
+  for (const std::string &input : deviceLinkInputs) {
+    if (graph.producerOf(input)) continue; // a unit of this run
+    if (!probe.deviceCodeOf(input, found, error)) return false;
+  }
+  needed = needed || !found.empty();
+  if (o.targetsGiven || rdcUnits) return true;
+  linkTargets.clear();
+  for (const TargetPair &image : found) {
+    auto it = std::find_if(linkTargets.begin(), linkTargets.end(),
+                           [&](const TargetPair &p) {
+                             return p.virtualArch == image.virtualArch;
+                           });
+    if (it == linkTargets.end())
+      it = linkTargets.insert(linkTargets.end(), {image.virtualArch, {}});
+    for (const Target &code : image.codes)
+      if (std::find(it->codes.begin(), it->codes.end(), code) == it->codes.end())
+        it->codes.push_back(code);
+  }
+  return true;
+}
+
+bool Planner::planDeviceLink(std::string &error) {
+  std::vector<TargetPair> linkTargets;
+  bool needed = false;
+  if (!deviceLinkTargets(linkTargets, needed, error)) return false;
+  if (!needed) return true;
+  std::string source = joined(cuInputs.empty() ? deviceLinkInputs : cuInputs);
+  std::vector<std::pair<Target, std::string>> images;
+  for (const TargetPair &pair : linkTargets) {
+    std::string ptx = temp("a_dlink", "." + pair.virtualArch.str() + ".ptx");
+    InternalCommand cmd(t, "device-link");
+    cmd.value("-arch", pair.virtualArch.str())
+        .value("-ptx-target", gpuName(pair.virtualArch));
+    for (const std::string &input : deviceLinkInputs) cmd.input(input);
+    Job job{JobKind::DeviceLink};
+    job.source = source;
+    job.inputs = deviceLinkInputs;
+    job.outputs = {ptx};
+    job.target = pair.virtualArch;
+    job.command = cmd.value("-o", ptx).argv;
+    job.inProcess = true;
+    graph.add(job);
+    planPtxas(pair, ptx, source, "a_dlink", images);
+  }
+  std::string fatbin = planBundle(images, temp("a_dlink", ".fatbin"), source);
+  dlinkObject = o.phase == Phase::DeviceLink ? finalOr("a_dlink.o")
+                                             : temp("a_dlink", ".o");
+  std::vector<std::string> cc1;
+  frontend::SourceOptions s = sourceOptions(o, t);
+  if (!frontend::Invocations::hostCompile(s, dlinkObject + ".cpp", cc1, error))
+    return false;
+  InternalCommand cmd(t, "device-link-host");
+  cmd.value("-fatbin", fatbin);
+  for (const std::string &input : deviceLinkInputs) cmd.input(input);
+  Job job{JobKind::DeviceLinkHost};
+  job.source = source;
+  job.inputs = deviceLinkInputs;
+  job.inputs.push_back(fatbin);
+  job.outputs = {dlinkObject};
+  job.command = cmd.value("-o", dlinkObject).cc1(cc1).argv;
+  job.inProcess = true;
+  graph.add(job);
+  return true;
+}
+
+// nvcc's host link, measured with nvcc 13.0 --dryrun: the host compiler with
+// the -Xcompiler options, the objects (the device link's first), the
+// -Xlinker options, the user's -L/-l, the toolkit's LIBRARIES
+// ("-L.../stubs" "-L..."), the CUDA runtime (-lcudadevrt -lcudart_static
+// -lrt -lpthread -ldl; -lcudadevrt -lcudart for -cudart shared; nothing for
+// none), -o. mycc's LIBRARIES directories are the prefix's lib64/
+// (docs/build-systems.md), which also holds mycc's runtime, linked as
+// -lmycc_rt ahead of the CUDA runtime it calls; build systems that link by
+// themselves (CMake) read this command to learn the libraries.
+void Planner::planLink() {
+  if (!dlinkObject.empty()) linkInputs.insert(linkInputs.begin(), dlinkObject);
+  Job job{JobKind::Link};
+  job.source = joined(cuInputs);
+  job.inputs = linkInputs;
+  std::string output = finalOr("a.out");
+  job.outputs = {output};
+  std::vector<std::string> &cmd = job.command;
+  cmd = {t.hostCompiler};
+  cmd.insert(cmd.end(), o.xcompiler.begin(), o.xcompiler.end());
+  if (o.shared) cmd.push_back("-shared");
+  if (o.debug) cmd.push_back("-g");
+  cmd.insert(cmd.end(), linkInputs.begin(), linkInputs.end());
+  for (const auto &x : o.xlinker) cmd.insert(cmd.end(), {"-Xlinker", x});
+  for (const auto &d : o.libDirs) cmd.push_back("-L" + d);
+  for (const auto &l : o.libs) cmd.push_back("-l" + l);
+  // librariesValue(), unquoted.
+  cmd.push_back("-L" + t.prefix + "/lib64/stubs");
+  cmd.push_back("-L" + t.prefix + "/lib64");
+  cmd.push_back("-lmycc_rt");
+  if (o.cudart == CudartKind::Static)
+    cmd.insert(cmd.end(), {"-lcudadevrt", "-lcudart_static", "-lrt",
+                           "-lpthread", "-ldl"});
+  else if (o.cudart == CudartKind::Shared)
+    cmd.insert(cmd.end(), {"-lcudadevrt", "-lcudart"});
+  cmd.insert(cmd.end(), {"-o", output});
+  graph.add(job);
+}
+
+class FileSystemProbe : public InputProbe {
+public:
+  bool exists(const std::string &path) const override {
+    return llvm::sys::fs::exists(path);
+  }
+  bool deviceCodeOf(const std::string &path, std::vector<TargetPair> &targets,
+                    std::string &error) const override {
+    if (!llvm::sys::fs::exists(path)) return true;
+    std::vector<offload::RelocatableImage> images;
+    if (!offload::readRelocatableImages(path, images, error)) return false;
+    for (const auto &image : images)
+      targets.push_back({image.virtualArch, image.codes});
+    return true;
+  }
+};
+
+} // namespace
+
+std::unique_ptr<InputProbe> fileSystemProbe() {
+  return std::make_unique<FileSystemProbe>();
+}
+
+bool isBuildInput(const Options &o, const std::string &path) {
+  return classify(o, path) != InputKind::Unknown;
+}
+
+bool planGraph(const Options &options, const Toolkit &toolkit,
+               const std::string &tempDir, const InputProbe &probe,
+               Graph &graph, std::string &error) {
+  return Planner(options, toolkit, tempDir, probe, graph).plan(error);
+}
+
+} // namespace mycc::driver

@@ -1,0 +1,111 @@
+#include "Scheduler.h"
+
+#include "Jobserver.h"
+
+#include "llvm/Support/thread.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <set>
+
+namespace mycc::driver {
+namespace {
+
+// Clang's parser recurses deeply on real code (templates, long expressions);
+// jobs get the stack a main thread has.
+constexpr unsigned kJobStackBytes = 16u << 20;
+
+class Scheduler {
+public:
+  Scheduler(const Graph &graph, JobRunner &runner, const ScheduleOptions &o)
+      : graph(graph), runner(runner), o(o), waiting(graph.jobs().size()),
+        dependents(graph.jobs().size()) {
+    const std::vector<Job> &jobs = graph.jobs();
+    for (unsigned i = 0; i < jobs.size(); ++i) {
+      waiting[i] = jobs[i].deps.size();
+      for (unsigned dep : jobs[i].deps) dependents[dep].push_back(i);
+      if (waiting[i] == 0) ready.insert(i);
+    }
+  }
+
+  ScheduleResult run() {
+    std::unique_lock<std::mutex> lock(mutex);
+    while (true) {
+      bool starved = startReady();
+      if (running == 0 && (failed || ready.empty())) break;
+      // Waiting for a token: look again soon (the jobserver has no event
+      // to wait on without blocking).
+      if (starved)
+        done.wait_for(lock, std::chrono::milliseconds(10));
+      else
+        done.wait(lock);
+    }
+    lock.unlock();
+    for (auto &thread : threads) thread.join();
+    return result;
+  }
+
+private:
+  // Starts ready jobs while the limit allows; true if a token was missing.
+  bool startReady() {
+    while (!failed && !ready.empty() && running < o.parallelism) {
+      bool token = false;
+      if (running > 0 && o.jobserver) {
+        if (!o.jobserver->tryAcquire()) return true;
+        token = true;
+      }
+      unsigned index = *ready.begin();
+      ready.erase(ready.begin());
+      ++running;
+      if (o.started) o.started(graph.jobs()[index]);
+      threads.emplace_back(std::optional<unsigned>(kJobStackBytes),
+                           [this, index, token] { runOne(index, token); });
+    }
+    return false;
+  }
+
+  void runOne(unsigned index, bool token) {
+    const Job &job = graph.jobs()[index];
+    JobResult outcome = runner.run(job);
+    std::lock_guard<std::mutex> lock(mutex);
+    --running;
+    if (token) o.jobserver->release();
+    if (outcome.ok) {
+      if (o.finished) o.finished(job, outcome);
+      for (unsigned next : dependents[index])
+        if (--waiting[next] == 0) ready.insert(next);
+    } else if (!result.failedJob || index < *result.failedJob) {
+      failed = true;
+      result.ok = false;
+      result.failedJob = index;
+      result.failure = std::move(outcome);
+    }
+    done.notify_one();
+  }
+
+  const Graph &graph;
+  JobRunner &runner;
+  const ScheduleOptions &o;
+  std::vector<unsigned> waiting; // unfinished jobs each job depends on
+  std::vector<std::vector<unsigned>> dependents;
+  std::set<unsigned> ready; // ordered: plan order among ready jobs
+  unsigned running = 0;
+  bool failed = false;
+  std::vector<llvm::thread> threads;
+  std::mutex mutex;
+  std::condition_variable done;
+  ScheduleResult result;
+};
+
+} // namespace
+
+ScheduleResult runJobs(const Graph &graph, JobRunner &runner,
+                       const ScheduleOptions &options) {
+  ScheduleOptions o = options;
+  if (o.parallelism == 0) o.parallelism = 1;
+  return Scheduler(graph, runner, o).run();
+}
+
+} // namespace mycc::driver

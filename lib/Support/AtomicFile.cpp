@@ -1,0 +1,95 @@
+#include "AtomicFile.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+namespace mycc::support {
+
+std::string temporaryBeside(const std::string &path) {
+  // createUniqueFile's model: each % becomes a random hex digit.
+  llvm::SmallString<256> model(path);
+  model += ".tmp-%%%%%%%%";
+  llvm::SmallString<256> unique;
+  llvm::sys::fs::createUniquePath(model, unique, /*MakeAbsolute=*/false);
+  return std::string(unique);
+}
+
+bool renameIntoPlace(const std::string &temp, const std::string &path,
+                     std::string &error) {
+  if (std::error_code ec = llvm::sys::fs::rename(temp, path)) {
+    llvm::sys::fs::remove(temp);
+    error = "cannot write " + path + ": " + ec.message();
+    return false;
+  }
+  return true;
+}
+
+bool AtomicOutput::open(const std::string &target, std::string &error) {
+  path = target;
+  int fd = -1;
+  llvm::SmallString<256> model(path), unique;
+  model += ".tmp-%%%%%%%%";
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueFile(model, fd, unique)) {
+    error = "cannot write " + path + ": " + ec.message();
+    return false;
+  }
+  temp = std::string(unique);
+  os = std::make_unique<llvm::raw_fd_ostream>(fd, /*shouldClose=*/true);
+  return true;
+}
+
+bool AtomicOutput::commit(std::string &error) {
+  if (os) {
+    os->flush();
+    if (auto *fd = static_cast<llvm::raw_fd_ostream *>(os.get());
+        fd->has_error()) {
+      fd->clear_error();
+      os.reset();
+      llvm::sys::fs::remove(temp);
+      temp.clear();
+      error = "cannot write " + path;
+      return false;
+    }
+    os.reset();
+  }
+  bool ok = renameIntoPlace(temp, path, error);
+  temp.clear();
+  return ok;
+}
+
+AtomicOutput::~AtomicOutput() {
+  if (os) {
+    if (auto *fd = static_cast<llvm::raw_fd_ostream *>(os.get()))
+      fd->clear_error();
+    os.reset();
+  }
+  if (!temp.empty()) llvm::sys::fs::remove(temp);
+}
+
+bool writeFileAtomic(const std::string &path, llvm::StringRef bytes,
+                     std::string &error) {
+  if (path == "-") {
+    llvm::outs() << bytes;
+    llvm::outs().flush();
+    return true;
+  }
+  AtomicOutput out;
+  if (!out.open(path, error)) return false;
+  out.stream() << bytes;
+  return out.commit(error);
+}
+
+bool readFile(const std::string &path, std::string &out, std::string &error) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer) {
+    error = "cannot read " + path + ": " + buffer.getError().message();
+    return false;
+  }
+  out = (*buffer)->getBuffer().str();
+  return true;
+}
+
+} // namespace mycc::support

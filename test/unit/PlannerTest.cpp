@@ -1,0 +1,228 @@
+// Job graphs for representative command lines, checked without running
+// anything: which jobs, in which order, and the edges between them.
+#include "Graph.h"
+#include "Options.h"
+#include "Planner.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+using namespace mycc;
+using namespace mycc::driver;
+
+namespace {
+
+using Strings = std::vector<std::string>;
+
+// Every file exists; objects carry the device code the test gives them.
+class FakeProbe : public InputProbe {
+public:
+  std::map<std::string, std::vector<TargetPair>> deviceCode;
+  bool exists(const std::string &) const override { return true; }
+  bool deviceCodeOf(const std::string &path, std::vector<TargetPair> &out,
+                    std::string &) const override {
+    auto it = deviceCode.find(path);
+    if (it != deviceCode.end())
+      out.insert(out.end(), it->second.begin(), it->second.end());
+    return true;
+  }
+};
+
+Toolkit testToolkit() {
+  Toolkit t;
+  t.cudaPath = MYCC_TEST_CUDA_PATH;
+  t.ptxas = t.cudaPath + "/bin/ptxas";
+  t.hostCompiler = "/usr/bin/g++";
+  t.prefix = "/opt/mycc";
+  t.self = "/opt/mycc/bin/mycc";
+  t.prelude = "/opt/mycc/include/mycc/prelude.h";
+  t.version = {13, 0, 88};
+  return t;
+}
+
+struct Planned {
+  Graph graph;
+  std::string error;
+  bool ok = false;
+
+  // The kinds of the jobs, in plan order.
+  std::vector<std::string> kinds() const {
+    std::vector<std::string> out;
+    for (const Job &job : graph.jobs()) out.push_back(jobKindName(job.kind));
+    return out;
+  }
+  std::vector<const Job *> of(JobKind kind) const {
+    std::vector<const Job *> out;
+    for (const Job &job : graph.jobs())
+      if (job.kind == kind) out.push_back(&job);
+    return out;
+  }
+  // Whether `to` reads a file `from` writes (an edge).
+  bool edge(const Job *from, const Job *to) const {
+    unsigned index = from - graph.jobs().data();
+    return std::find(to->deps.begin(), to->deps.end(), index) != to->deps.end();
+  }
+};
+
+Planned plan(const Strings &args, const FakeProbe &probe = FakeProbe()) {
+  Planned p;
+  ParseResult parsed = parseCommandLine(args);
+  EXPECT_TRUE(parsed) << parsed.error;
+  p.ok = planGraph(parsed.options, testToolkit(), "/tmp/t", probe, p.graph,
+                   p.error);
+  return p;
+}
+
+std::string word(const Job &job, const std::string &option) {
+  for (size_t i = 0; i + 1 < job.command.size(); ++i)
+    if (job.command[i] == option) return job.command[i + 1];
+  return "";
+}
+
+TEST(Planner, WholeProgram) {
+  Planned p = plan({"app.cu", "-arch=sm_80", "-o", "app"});
+  ASSERT_TRUE(p.ok) << p.error;
+  EXPECT_EQ(p.kinds(), (Strings{"preprocess-host", "lower-host",
+                                "compile-device", "ptxas", "bundle",
+                                "compile-host", "link"}));
+  const Job &device = *p.of(JobKind::CompileDevice)[0];
+  EXPECT_TRUE(device.inProcess);
+  EXPECT_EQ(device.command[0], "/opt/mycc/bin/mycc");
+  EXPECT_EQ(device.command[1], "-cc1");
+  EXPECT_EQ(word(device, "-arch"), "compute_80");
+  EXPECT_EQ(device.target->str(), "compute_80");
+  // The device side starts from the source, beside the host side.
+  EXPECT_TRUE(device.deps.empty());
+  const Job *host = p.of(JobKind::CompileHost)[0];
+  EXPECT_TRUE(p.edge(p.of(JobKind::LowerHost)[0], host));
+  EXPECT_TRUE(p.edge(p.of(JobKind::Bundle)[0], host));
+  EXPECT_TRUE(p.edge(host, p.of(JobKind::Link)[0]));
+  EXPECT_EQ(p.of(JobKind::Link)[0]->outputs, Strings{"app"});
+  EXPECT_FALSE(p.of(JobKind::Link)[0]->inProcess);
+}
+
+TEST(Planner, CompileWithThreeGencodes) {
+  Planned p = plan({"-c", "k.cu", "-gencode", "arch=compute_80,code=sm_80",
+                    "-gencode", "arch=compute_89,code=sm_89", "-gencode",
+                    "arch=compute_90,code=[sm_90,compute_90]"});
+  ASSERT_TRUE(p.ok) << p.error;
+  auto devices = p.of(JobKind::CompileDevice);
+  auto ptxas = p.of(JobKind::Ptxas);
+  ASSERT_EQ(devices.size(), 3u);
+  ASSERT_EQ(ptxas.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) EXPECT_TRUE(p.edge(devices[i], ptxas[i]));
+  const Job *bundle = p.of(JobKind::Bundle)[0];
+  // Cubins first, then the PTX: nvcc's container order.
+  ASSERT_EQ(bundle->inputs.size(), 4u);
+  EXPECT_EQ(bundle->inputs[3], devices[2]->outputs[0]);
+  EXPECT_EQ(bundle->deps.size(), 4u);
+  EXPECT_EQ(p.of(JobKind::CompileHost)[0]->outputs, Strings{"k.o"});
+  EXPECT_TRUE(p.of(JobKind::Link).empty());
+}
+
+TEST(Planner, SeparateCompilationAndDeviceLink) {
+  Planned dc = plan({"-dc", "a.cu", "-arch=sm_90", "-o", "a.o"});
+  ASSERT_TRUE(dc.ok) << dc.error;
+  EXPECT_EQ(dc.kinds(), (Strings{"preprocess-host", "lower-host",
+                                 "compile-device", "compile-host"}));
+  const Job &device = *dc.of(JobKind::CompileDevice)[0];
+  EXPECT_NE(std::find(device.command.begin(), device.command.end(), "-rdc"),
+            device.command.end());
+  EXPECT_FALSE(word(device, "-unit-id").empty());
+
+  FakeProbe probe;
+  probe.deviceCode["a.o"] = {{*parseTarget("compute_90"), {*parseTarget("sm_90")}}};
+  probe.deviceCode["b.o"] = probe.deviceCode["a.o"];
+  Planned dlink = plan({"-dlink", "a.o", "b.o", "-o", "d.o"}, probe);
+  ASSERT_TRUE(dlink.ok) << dlink.error;
+  EXPECT_EQ(dlink.kinds(), (Strings{"device-link", "ptxas", "bundle",
+                                    "device-link-host"}));
+  // Without targets on the command line: those the objects carry.
+  EXPECT_EQ(dlink.of(JobKind::DeviceLink)[0]->target->str(), "compute_90");
+  EXPECT_EQ(dlink.of(JobKind::DeviceLinkHost)[0]->outputs, Strings{"d.o"});
+}
+
+TEST(Planner, RdcProgramInOneCommand) {
+  Planned p = plan({"-rdc=true", "a.cu", "b.cu", "-gencode",
+                    "arch=compute_80,code=sm_80", "-gencode",
+                    "arch=compute_90,code=sm_90", "-o", "app"});
+  ASSERT_TRUE(p.ok) << p.error;
+  auto links = p.of(JobKind::DeviceLink);
+  ASSERT_EQ(links.size(), 2u);
+  auto hosts = p.of(JobKind::CompileHost);
+  ASSERT_EQ(hosts.size(), 2u);
+  // Each arch's device link reads both units' objects.
+  for (const Job *link : links)
+    for (const Job *host : hosts) EXPECT_TRUE(p.edge(host, link));
+  const Job *final = p.of(JobKind::Link)[0];
+  EXPECT_TRUE(p.edge(p.of(JobKind::DeviceLinkHost)[0], final));
+  // Two units, two ids.
+  EXPECT_NE(word(*p.of(JobKind::LowerHost)[0], "-unit-id"),
+            word(*p.of(JobKind::LowerHost)[1], "-unit-id"));
+}
+
+TEST(Planner, MixedInputsLink) {
+  Planned p = plan({"k.cu", "main.cpp", "lib.o", "-arch=sm_80", "-o", "app"});
+  ASSERT_TRUE(p.ok) << p.error;
+  const Job *source = p.of(JobKind::CompileSource)[0];
+  EXPECT_EQ(source->command[0], "/usr/bin/g++");
+  const Job *link = p.of(JobKind::Link)[0];
+  EXPECT_TRUE(p.edge(source, link));
+  EXPECT_TRUE(p.edge(p.of(JobKind::CompileHost)[0], link));
+  EXPECT_NE(std::find(link->inputs.begin(), link->inputs.end(), "lib.o"),
+            link->inputs.end());
+  // lib.o has no relocatable device code: no device link.
+  EXPECT_TRUE(p.of(JobKind::DeviceLink).empty());
+}
+
+TEST(Planner, PreprocessAndDependencies) {
+  Planned e = plan({"-E", "k.cu"});
+  ASSERT_TRUE(e.ok) << e.error;
+  EXPECT_EQ(e.kinds(), Strings{"preprocess-host"});
+  EXPECT_EQ(e.graph.jobs()[0].outputs, Strings{"-"});
+
+  Planned m = plan({"-M", "k.cu", "-MF", "k.d"});
+  ASSERT_TRUE(m.ok) << m.error;
+  EXPECT_EQ(m.kinds(), (Strings{"preprocess-host", "depfile"}));
+  EXPECT_EQ(m.of(JobKind::Depfile)[0]->outputs, Strings{"k.d"});
+  EXPECT_TRUE(m.edge(m.of(JobKind::PreprocessHost)[0], m.of(JobKind::Depfile)[0]));
+
+  Planned md = plan({"-c", "-MD", "k.cu", "-arch=sm_80", "-o", "k.o"});
+  ASSERT_TRUE(md.ok) << md.error;
+  EXPECT_EQ(md.of(JobKind::Depfile)[0]->outputs, Strings{"k.d"});
+}
+
+TEST(Planner, DeviceOnlyPhases) {
+  Planned ptx = plan({"-ptx", "k.cu", "-arch=sm_80"});
+  ASSERT_TRUE(ptx.ok) << ptx.error;
+  EXPECT_EQ(ptx.kinds(), Strings{"compile-device"});
+  EXPECT_EQ(ptx.graph.jobs()[0].outputs, Strings{"k.ptx"});
+
+  Planned cubin = plan({"-cubin", "k.cu", "-arch=sm_80"});
+  ASSERT_TRUE(cubin.ok) << cubin.error;
+  EXPECT_EQ(cubin.kinds(), (Strings{"compile-device", "ptxas"}));
+  EXPECT_EQ(cubin.of(JobKind::Ptxas)[0]->outputs, Strings{"k.cubin"});
+
+  Planned fatbin = plan({"-fatbin", "k.cu", "-arch=sm_80"});
+  ASSERT_TRUE(fatbin.ok) << fatbin.error;
+  EXPECT_EQ(fatbin.kinds(), (Strings{"compile-device", "ptxas", "bundle"}));
+  EXPECT_EQ(fatbin.of(JobKind::Bundle)[0]->outputs, Strings{"k.fatbin"});
+
+  Planned two = plan({"-ptx", "k.cu", "-gencode", "arch=compute_80,code=sm_80",
+                      "-gencode", "arch=compute_90,code=sm_90"});
+  EXPECT_FALSE(two.ok);
+  EXPECT_NE(two.error.find("-ptx is not allowed"), std::string::npos);
+}
+
+TEST(Planner, TemporariesAreNamedOnce) {
+  Planned p = plan({"x/k.cu", "y/k.cu", "-arch=sm_80"});
+  ASSERT_TRUE(p.ok) << p.error;
+  std::set<std::string> outputs;
+  for (const Job &job : p.graph.jobs())
+    for (const std::string &out : job.outputs)
+      EXPECT_TRUE(outputs.insert(out).second) << out << " written twice";
+}
+
+} // namespace

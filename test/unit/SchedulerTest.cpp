@@ -1,0 +1,153 @@
+// The scheduler on graphs of fake jobs: order, the parallelism limit, the
+// jobserver's tokens, and the first failure stopping the run.
+#include "Graph.h"
+#include "Jobserver.h"
+#include "Scheduler.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+#include <unistd.h>
+
+using namespace mycc::driver;
+
+namespace {
+
+// Jobs named by their output; a job whose output starts with "fail" fails.
+class FakeRunner : public JobRunner {
+public:
+  JobResult run(const Job &job) override {
+    int now = ++running;
+    for (int seen = peak; now > seen && !peak.compare_exchange_weak(seen, now);)
+      ;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      order.push_back(job.outputs[0]);
+    }
+    --running;
+    JobResult result;
+    result.ok = job.outputs[0].rfind("fail", 0) != 0;
+    if (!result.ok) result.error = job.outputs[0] + " failed";
+    return result;
+  }
+  std::atomic<int> running{0}, peak{0};
+  std::mutex mutex;
+  std::vector<std::string> order;
+};
+
+Job job(const std::string &output, std::vector<std::string> inputs = {}) {
+  Job j{JobKind::Bundle};
+  j.outputs = {output};
+  j.inputs = std::move(inputs);
+  return j;
+}
+
+// Three independent device compiles, each followed by its ptxas; the
+// host object needs all of them.
+Graph diamond() {
+  Graph g;
+  for (const char *arch : {"80", "89", "90"}) {
+    g.add(job(std::string("ptx") + arch));
+    g.add(job(std::string("cubin") + arch, {std::string("ptx") + arch}));
+  }
+  g.add(job("object", {"cubin80", "cubin89", "cubin90"}));
+  return g;
+}
+
+TEST(Scheduler, EdgesComeFromFiles) {
+  Graph g = diamond();
+  EXPECT_EQ(g.jobs()[1].deps, std::vector<unsigned>{0});
+  EXPECT_EQ(g.jobs()[6].deps, (std::vector<unsigned>{1, 3, 5}));
+}
+
+TEST(Scheduler, OneAtATimeRunsInPlanOrder) {
+  Graph g = diamond();
+  FakeRunner runner;
+  ScheduleOptions o;
+  o.parallelism = 1;
+  ScheduleResult r = runJobs(g, runner, o);
+  EXPECT_TRUE(r.ok);
+  EXPECT_EQ(runner.peak, 1);
+  EXPECT_EQ(runner.order, (std::vector<std::string>{"ptx80", "cubin80", "ptx89",
+                                                    "cubin89", "ptx90", "cubin90",
+                                                    "object"}));
+}
+
+TEST(Scheduler, LimitBoundsParallelism) {
+  Graph g = diamond();
+  FakeRunner runner;
+  ScheduleOptions o;
+  o.parallelism = 2;
+  EXPECT_TRUE(runJobs(g, runner, o).ok);
+  EXPECT_EQ(runner.peak, 2);
+  EXPECT_EQ(runner.order.back(), "object");
+
+  FakeRunner wide;
+  o.parallelism = 8;
+  EXPECT_TRUE(runJobs(g, wide, o).ok);
+  EXPECT_EQ(wide.peak, 3); // three independent compiles
+}
+
+TEST(Scheduler, FirstFailureStopsNewJobs) {
+  Graph g;
+  g.add(job("fail-ptx80"));
+  g.add(job("cubin80", {"fail-ptx80"}));
+  g.add(job("ptx90"));
+  FakeRunner runner;
+  ScheduleOptions o;
+  o.parallelism = 1;
+  ScheduleResult r = runJobs(g, runner, o);
+  EXPECT_FALSE(r.ok);
+  ASSERT_TRUE(r.failedJob);
+  EXPECT_EQ(*r.failedJob, 0u);
+  EXPECT_EQ(r.failure.error, "fail-ptx80 failed");
+  EXPECT_EQ(runner.order, std::vector<std::string>{"fail-ptx80"});
+}
+
+TEST(Scheduler, ReportsTheFirstFailureInPlanOrder) {
+  Graph g;
+  g.add(job("fail-host"));
+  g.add(job("fail-device"));
+  FakeRunner runner;
+  ScheduleOptions o;
+  o.parallelism = 2;
+  ScheduleResult r = runJobs(g, runner, o);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.failure.error, "fail-host failed");
+}
+
+// A make jobserver with one token: two jobs at once at most (the implicit
+// token and the one from the pipe), whatever -t says; the token goes back.
+TEST(Scheduler, JobserverTokensBoundParallelism) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  ASSERT_EQ(write(fds[1], "+", 1), 1);
+  std::string flags = " -j2 --jobserver-auth=" + std::to_string(fds[0]) + "," +
+                      std::to_string(fds[1]);
+  std::unique_ptr<Jobserver> jobserver = Jobserver::fromMakeflags(flags);
+  ASSERT_TRUE(jobserver);
+  Graph g = diamond();
+  FakeRunner runner;
+  ScheduleOptions o;
+  o.parallelism = 8;
+  o.jobserver = jobserver.get();
+  EXPECT_TRUE(runJobs(g, runner, o).ok);
+  EXPECT_EQ(runner.peak, 2);
+  jobserver.reset();
+  char token = 0;
+  EXPECT_EQ(read(fds[0], &token, 1), 1);
+  EXPECT_EQ(token, '+');
+  close(fds[0]);
+  close(fds[1]);
+}
+
+TEST(Scheduler, NoJobserverWithoutOne) {
+  EXPECT_FALSE(Jobserver::fromMakeflags(" -j4"));
+  EXPECT_FALSE(Jobserver::fromMakeflags("--jobserver-auth=900,901"));
+}
+
+} // namespace
