@@ -48,6 +48,11 @@ std::string joined(const std::vector<std::string> &words) {
   return out;
 }
 
+// The GPU name Clang and the PTX use for a virtual arch: compute_90a → sm_90a.
+std::string gpuName(const Target &virtualArch) {
+  return "sm_" + virtualArch.arch.str();
+}
+
 frontend::SourceOptions sourceOptions(const Options &o, const Toolkit &t) {
   frontend::SourceOptions s;
   s.cudaPath = t.cudaPath;
@@ -57,7 +62,7 @@ frontend::SourceOptions sourceOptions(const Options &o, const Toolkit &t) {
   s.macros = o.macros;
   s.std = o.std;
   for (const auto &pair : o.targets)
-    s.gpuArchs.push_back("sm_" + pair.virtualArch.arch.str());
+    s.gpuArchs.push_back(gpuName(pair.virtualArch));
   s.hostOptLevel = o.hostOptLevel;
   s.hostDebug = o.debug;
   s.deviceLineInfo = o.lineInfo;
@@ -72,11 +77,6 @@ frontend::SourceOptions sourceOptions(const Options &o, const Toolkit &t) {
   s.cudaVerMinor = t.version.minor;
   s.cudaVerBuild = t.version.build;
   return s;
-}
-
-// The GPU name Clang and the PTX use for a virtual arch: compute_90a → sm_90a.
-std::string gpuName(const Target &virtualArch) {
-  return "sm_" + virtualArch.arch.str();
 }
 
 // One .cu input and the names its jobs use.
@@ -99,6 +99,7 @@ private:
   bool planInput(const std::string &input, std::string &error);
   void nameDependencies(Unit &unit);
   bool planSource(const Unit &unit, InputKind kind, std::string &error);
+  void planPublish(const Unit &unit, const std::string &rule);
   bool planCuda(const Unit &unit, std::string &error);
   bool planHostSide(const Unit &unit, std::string &lowered, std::string &error);
   bool planPreprocess(const Unit &unit, const std::string &output,
@@ -361,17 +362,21 @@ bool Planner::planSource(const Unit &unit, InputKind kind, std::string &error) {
     linkInputs.push_back(object);
   }
   graph.add(job);
-  if (deps) {
-    Job publish{JobKind::Depfile};
-    publish.source = unit.input;
-    publish.inputs = {rule};
-    publish.outputs = {unit.depsFile};
-    publish.inProcess = true;
-    publish.command =
-        InternalCommand(t, "publish").input(rule).value("-o", unit.depsFile).argv;
-    graph.add(publish);
-  }
+  if (deps) planPublish(unit, rule);
   return true;
+}
+
+// The job that puts a dependency rule written to a temporary in place,
+// once the job writing it has succeeded.
+void Planner::planPublish(const Unit &unit, const std::string &rule) {
+  Job job{JobKind::Depfile};
+  job.source = unit.input;
+  job.inputs = {rule};
+  job.outputs = {unit.depsFile};
+  job.inProcess = true;
+  job.command =
+      InternalCommand(t, "publish").input(rule).value("-o", unit.depsFile).argv;
+  graph.add(job);
 }
 
 bool Planner::planCuda(const Unit &unit, std::string &error) {
@@ -419,17 +424,7 @@ bool Planner::planPreprocess(const Unit &unit, const std::string &output,
   job.command = cmd.cc1(cc1).argv;
   job.inProcess = true;
   graph.add(job);
-  if (!rule) return true;
-  Job publish{JobKind::Depfile};
-  publish.source = unit.input;
-  publish.inputs = {depsOut.file};
-  publish.outputs = {unit.depsFile};
-  publish.inProcess = true;
-  publish.command = InternalCommand(t, "publish")
-                        .input(depsOut.file)
-                        .value("-o", unit.depsFile)
-                        .argv;
-  graph.add(publish);
+  if (rule) planPublish(unit, depsOut.file);
   return true;
 }
 
