@@ -11,6 +11,7 @@ const char *jobKindName(JobKind kind) {
   case JobKind::CompileDevice: return "compile-device";
   case JobKind::Ptxas: return "ptxas";
   case JobKind::Bundle: return "bundle";
+  case JobKind::HostIR: return "host-ir";
   case JobKind::CompileHost: return "compile-host";
   case JobKind::CompileSource: return "compile-source";
   case JobKind::DeviceLink: return "device-link";

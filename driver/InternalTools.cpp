@@ -11,6 +11,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Threading.h"
 
 #include <algorithm>
 #include <functional>
@@ -26,7 +27,7 @@ using support::writeFileAtomic;
 // Options that take a value (the next word); every other `-x` is a flag.
 const char *const kValued[] = {"-o",     "-arch",  "-ptx-target", "-source",
                                "-unit-id", "-code", "-image",     "-fatbin",
-                               "-rdc-image", "-unit"};
+                               "-rdc-image", "-unit", "-ir", "-split"};
 
 bool isValued(llvm::StringRef option) {
   return std::find(std::begin(kValued), std::end(kValued), option) !=
@@ -141,6 +142,11 @@ offload::DeviceCodegenOptions codegenOptions(const ToolArgs &args) {
   offload::DeviceCodegenOptions codegen;
   codegen.ptxTarget = args.get("-ptx-target");
   if (args.has("-O0")) codegen.optLevel = 0; // -G
+  if (!args.get("-split").empty()) {
+    unsigned n = std::strtoul(args.get("-split").c_str(), nullptr, 10);
+    codegen.splitThreads =
+        n ? n : llvm::hardware_concurrency().compute_thread_count();
+  }
   return codegen;
 }
 
@@ -210,16 +216,27 @@ bool readBytes(const std::string &path, std::vector<uint8_t> &bytes,
   return true;
 }
 
-// The lowered unit compiled with its device code: the fat binary, or with
-// -rdc the unit's images for the device link.
-bool compileHost(const ToolArgs &args, llvm::raw_ostream &diag,
-                 std::string &error) {
+// The lowered unit to LLVM IR: the host side's front end, which runs while
+// the device side compiles.
+bool hostIR(const ToolArgs &args, llvm::raw_ostream &diag, std::string &error) {
   std::string text;
   if (!require(args, "-o", error) || !require(args, "-unit", error) ||
       !readFile(args.get("-unit"), text, error))
     return false;
   auto unit = offload::HostUnit::generate(args.cc1, args.get("-unit"), text,
                                           error, &diag);
+  return unit && writeFileAtomic(args.get("-o"), unit->bitcode(), error);
+}
+
+// The host IR compiled with its device code: the fat binary, or with -rdc
+// the unit's images for the device link.
+bool compileHost(const ToolArgs &args, llvm::raw_ostream &diag,
+                 std::string &error) {
+  std::string ir;
+  if (!require(args, "-o", error) || !require(args, "-ir", error) ||
+      !readFile(args.get("-ir"), ir, error))
+    return false;
+  auto unit = offload::HostUnit::load(args.cc1, ir, error, &diag);
   if (!unit) return false;
   std::vector<std::string> rdcImages = args.all("-rdc-image");
   if (!rdcImages.empty() || args.get("-fatbin").empty()) {
@@ -342,7 +359,8 @@ const std::map<std::string, ToolFn> &tools() {
   static const std::map<std::string, ToolFn> table = {
       {"preprocess-host", preprocessHost}, {"lower-host", lowerHost},
       {"compile-device", compileDevice},   {"bundle", bundle},
-      {"compile-host", compileHost},       {"device-link", deviceLink},
+      {"host-ir", hostIR},                 {"compile-host", compileHost},
+      {"device-link", deviceLink},
       {"device-link-host", deviceLinkHost}, {"publish", publish},
   };
   return table;

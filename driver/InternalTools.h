@@ -4,8 +4,9 @@
 // driver's process (no process is started), and the same line typed into a
 // shell runs the same code through main(). --dryrun prints them.
 //
-// Tools: preprocess-host, lower-host, compile-device, bundle, compile-host,
-// device-link, device-link-host, publish (a dependency rule put in place).
+// Tools: preprocess-host, lower-host, compile-device, bundle, host-ir,
+// compile-host, device-link, device-link-host, publish (a dependency rule
+// put in place).
 #pragma once
 
 #include "Toolkit.h"

@@ -217,6 +217,11 @@ const Spec kSpecs[] = {
   {"-t", "--threads", "threads", Kind::Value, Group::Driver, "<number>",
    "Jobs run at once, for all inputs and targets (0: one per CPU, the default; "
    "under make -j, jobs beyond the first also take the jobserver's tokens)."},
+  {"-split-compile", "--split-compile", "split-compile", Kind::Value, Group::Driver, "<number>",
+   "Threads for device code generation of each virtual architecture and device link "
+   "(0: one per CPU)."},
+  {"-split-compile-extended", "--split-compile-extended", "split-compile", Kind::Value,
+   Group::Driver, "<number>", "Same as -split-compile (mycc splits code generation only)."},
   {"-time", "--time", "time", Kind::Value, Group::Driver, "<file>",
    "Append a CSV table with the time of each job to <file> (nvcc's columns; '-': stdout)."},
   {"-jobserver", "--jobserver", "jobserver", Kind::Flag, Group::Driver, "",
@@ -257,8 +262,6 @@ const char *const kUnsupportedNvcc[][2] = {
   {"-static-global-template-stub", "--static-global-template-stub"},
   {"-device-entity-has-hidden-visibility", "--device-entity-has-hidden-visibility"},
   {"-forward-unknown-opts", "--forward-unknown-opts"}, {"-noprof", "--dont-use-profile"},
-  {"-split-compile", "--split-compile"},
-  {"-split-compile-extended", "--split-compile-extended"},
   {"-fdevice-syntax-only", "--fdevice-syntax-only"},
   {"-fdevice-time-trace", "--fdevice-time-trace"}, {"-save-temps", "--save-temps"},
   {"-clean", "--clean-targets"},
@@ -660,7 +663,7 @@ struct Raw {
   std::vector<std::string> phase, output, preInclude, library, macro, includePath,
       systemInclude, libraryPath, ccbin, cudart, cudaPath, optimize, language, std,
       xcompiler, xptxas, xlinker, xcudafe, arch, code, gencode, keepDir, werror, rdc,
-      threads, time, inputs;
+      threads, time, splitCompile, inputs;
   std::vector<std::string> dependencies, dependencyOutput, dependencyTarget;
   int dependencyTargets = 0;
   int debug = 0, lineInfo = 0, relaxedConstexpr = 0, extendedLambda = 0,
@@ -758,6 +761,7 @@ std::string runCli11(const Normalised &normalised, Raw &raw) {
   list("keep-dir", raw.keepDir);
   list("threads", raw.threads)->check(count("-t"));
   list("time", raw.time);
+  list("split-compile", raw.splitCompile)->check(count("-split-compile"));
   app.add_flag("--jobserver", raw.jobserver);
   list("werror", raw.werror)->check(oneOf("-Werror", toVector(kWerrorKinds)));
   list("dependencies", raw.dependencies);
@@ -1200,6 +1204,8 @@ std::string driverOptions(const Raw &raw, Options &o,
   if (auto v = lastValue(raw.threads, "threads", warnings))
     o.threads = static_cast<unsigned>(std::stoul(*v));
   if (auto v = lastValue(raw.time, "time", warnings)) o.timeFile = *v;
+  if (auto v = lastValue(raw.splitCompile, "split-compile", warnings))
+    o.splitCompile = static_cast<unsigned>(std::stoul(*v));
   o.jobserver = raw.jobserver > 0;
   if (auto v = lastValue(raw.cudaPath, "cuda-path", warnings))
     o.cudaPath = *v;

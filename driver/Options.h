@@ -105,6 +105,9 @@ struct Options {
   // default) one per CPU. Under make -j the jobserver's tokens bound it too.
   std::optional<unsigned> threads;
   std::string timeFile; // -time: CSV of each job's time; "-" is stdout
+  // -split-compile / -split-compile-extended: threads for the code
+  // generation of one device module; 0: one per CPU; 1 (default): one.
+  unsigned splitCompile = 1;
   bool jobserver = false; // -jobserver (mycc uses make's jobserver anyway)
   std::string cudaPath; // --cuda-path, else CUDA_PATH, else the build default
   std::string ccbin;    // -ccbin

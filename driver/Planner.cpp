@@ -101,7 +101,8 @@ private:
   bool planSource(const Unit &unit, InputKind kind, std::string &error);
   void planPublish(const Unit &unit, const std::string &rule);
   bool planCuda(const Unit &unit, std::string &error);
-  bool planHostSide(const Unit &unit, std::string &lowered, std::string &error);
+  bool planHostSide(const Unit &unit, std::string &lowered, std::string &ir,
+                    std::string &error);
   bool planPreprocess(const Unit &unit, const std::string &output,
                       std::string &error);
   bool planDeviceSide(const Unit &unit, std::vector<std::string> &deviceCode,
@@ -111,7 +112,7 @@ private:
                  std::vector<std::pair<Target, std::string>> &images);
   std::string planBundle(std::vector<std::pair<Target, std::string>> images,
                          const std::string &output, const std::string &source);
-  bool planHostObject(const Unit &unit, const std::string &lowered,
+  bool planHostObject(const Unit &unit, const std::string &ir,
                       const std::vector<std::string> &deviceCode,
                       std::string &error);
   bool planDeviceLink(std::string &error);
@@ -388,13 +389,13 @@ bool Planner::planCuda(const Unit &unit, std::string &error) {
   // The rule comes from the host side's preprocessing; without a host side
   // (-M, or -MD with -ptx, -cubin, -fatbin) it runs for the rule alone.
   if (deps && !wantsHost && !planPreprocess(unit, "", error)) return false;
-  std::string lowered;
-  if (wantsHost && !planHostSide(unit, lowered, error)) return false;
+  std::string lowered, ir;
+  if (wantsHost && !planHostSide(unit, lowered, ir, error)) return false;
   if (!wantsDevice) return true;
   std::vector<std::string> deviceCode;
   if (!planDeviceSide(unit, deviceCode, error)) return false;
   if (!wantsHost) return true;
-  return planHostObject(unit, lowered, deviceCode, error);
+  return planHostObject(unit, ir, deviceCode, error);
 }
 
 // The host preprocessing, to `output` ("-": stdout; empty: the dependency
@@ -429,7 +430,7 @@ bool Planner::planPreprocess(const Unit &unit, const std::string &output,
 }
 
 bool Planner::planHostSide(const Unit &unit, std::string &lowered,
-                           std::string &error) {
+                           std::string &ir, std::string &error) {
   std::string preprocessed = temp(unit.tempBase, ".cpp1.ii");
   if (!planPreprocess(unit, preprocessed, error)) return false;
   lowered = o.phase == Phase::Cuda ? finalOr(unit.base + ".cu.cpp.ii")
@@ -448,6 +449,24 @@ bool Planner::planHostSide(const Unit &unit, std::string &lowered,
   job.command = cmd.value("-o", lowered).cc1(cc1).argv;
   job.inProcess = true;
   graph.add(job);
+  if (o.phase == Phase::Cuda) return true;
+  // The host IR next, beside the device side (the host side is usually the
+  // longer chain); the object once the device code is there.
+  cc1.clear();
+  if (!frontend::Invocations::hostCompile(sourceFor(unit), lowered, cc1, error))
+    return false;
+  ir = temp(unit.tempBase, ".host.bc");
+  Job front{JobKind::HostIR};
+  front.source = unit.input;
+  front.inputs = {lowered};
+  front.outputs = {ir};
+  front.command = InternalCommand(t, "host-ir")
+                      .value("-unit", lowered)
+                      .value("-o", ir)
+                      .cc1(cc1)
+                      .argv;
+  front.inProcess = true;
+  graph.add(front);
   return true;
 }
 
@@ -467,6 +486,8 @@ bool Planner::planDeviceSide(const Unit &unit,
     cmd.value("-arch", pair.virtualArch.str())
         .value("-ptx-target", gpuName(pair.virtualArch));
     if (o.deviceDebug) cmd.flag("-O0");
+    if (o.splitCompile != 1 && !rdcObject)
+      cmd.value("-split", std::to_string(o.splitCompile));
     std::string output =
         rdcObject ? temp(unit.tempBase, "." + pair.virtualArch.str() + ".offload")
         : o.phase == Phase::Ptx
@@ -546,21 +567,21 @@ std::string Planner::planBundle(std::vector<std::pair<Target, std::string>> imag
   return output;
 }
 
-bool Planner::planHostObject(const Unit &unit, const std::string &lowered,
+bool Planner::planHostObject(const Unit &unit, const std::string &ir,
                              const std::vector<std::string> &deviceCode,
                              std::string &error) {
   std::string object = o.phase == Phase::Compile ? finalOr(unit.base + ".o")
                                                  : temp(unit.tempBase, ".o");
   std::vector<std::string> cc1;
-  if (!frontend::Invocations::hostCompile(sourceFor(unit), lowered, cc1, error))
+  if (!frontend::Invocations::hostCompile(sourceFor(unit), ir, cc1, error))
     return false;
   InternalCommand cmd(t, "compile-host");
-  cmd.value("-unit", lowered);
+  cmd.value("-ir", ir);
   for (const std::string &code : deviceCode)
     cmd.value(rdcObject ? "-rdc-image" : "-fatbin", code);
   Job job{JobKind::CompileHost};
   job.source = unit.input;
-  job.inputs = {lowered};
+  job.inputs = {ir};
   job.inputs.insert(job.inputs.end(), deviceCode.begin(), deviceCode.end());
   job.outputs = {object};
   job.command = cmd.value("-o", object).cc1(cc1).argv;
@@ -635,6 +656,8 @@ bool Planner::planDeviceLink(std::string &error) {
     InternalCommand cmd(t, "device-link");
     cmd.value("-arch", pair.virtualArch.str())
         .value("-ptx-target", gpuName(pair.virtualArch));
+    if (o.splitCompile != 1)
+      cmd.value("-split", std::to_string(o.splitCompile));
     for (const std::string &input : deviceLinkInputs) cmd.input(input);
     Job job{JobKind::DeviceLink};
     job.source = source;

@@ -1,4 +1,5 @@
 #include "DeviceCodegen.h"
+#include "SplitCodegen.h"
 
 #include "CacheHints.h"
 #include "ClangHeaderFixes.h"
@@ -368,6 +369,40 @@ bool emitPtx(llvm::Module &module, llvm::TargetMachine &machine,
   return true;
 }
 
+// -split-compile: code generation over several threads (SplitCodegen.h),
+// else emitPtx. Back-end errors in a part send the module to emitPtx whole,
+// where BackendErrors reports them with their source locations.
+bool emitPtxMaybeSplit(llvm::Module &module, llvm::TargetMachine &machine,
+                       const DeviceTarget &target,
+                       const DeviceCodegenOptions &options, std::string &ptx,
+                       std::string &error) {
+  if (options.splitThreads > 1) {
+    lowerCacheHints(module); // on the whole module, before it is split
+    EmitPart emit = [&](llvm::Module &part, std::string &text,
+                        std::string &partError) {
+      bool backendError = false;
+      part.getContext().setDiagnosticHandlerCallBack(
+          [](const llvm::DiagnosticInfo *info, void *flag) {
+            if (info->getSeverity() == llvm::DS_Error)
+              *static_cast<bool *>(flag) = true;
+          },
+          &backendError);
+      auto partMachine = createMachine(part, target, options.optLevel, partError);
+      if (!partMachine ||
+          !emitPtx(part, *partMachine, target, options, text, partError))
+        return false;
+      if (backendError) partError.clear();
+      return !backendError;
+    };
+    switch (emitPtxInParts(module, options.splitThreads, emit, ptx, error)) {
+    case SplitResult::Done: return true;
+    case SplitResult::Failed: return false;
+    case SplitResult::NotSplit: ptx.clear(); break;
+    }
+  }
+  return emitPtx(module, machine, target, options, ptx, error);
+}
+
 // Device functions and variables a linked program uses but no unit defines.
 // The PTX the CUDA driver and ptxas resolve themselves (printf, malloc,
 // free, assert) is not among them.
@@ -413,7 +448,7 @@ bool compileDeviceToPtx(const std::vector<std::string> &cc1,
   return machine &&
          optimize(*module, *machine, options.optLevel, Stage::WholeProgram,
                   error) &&
-         emitPtx(*module, *machine, target, options, ptx, error) &&
+         emitPtxMaybeSplit(*module, *machine, target, options, ptx, error) &&
          noBackendErrors(errors, error);
 }
 
@@ -523,7 +558,7 @@ bool linkDeviceToPtx(const std::vector<DeviceBitcodeInput> &units,
   });
   return optimize(*linked, *machine, options.optLevel, Stage::LinkTime,
                   error) &&
-         emitPtx(*linked, *machine, target, options, ptx, error) &&
+         emitPtxMaybeSplit(*linked, *machine, target, options, ptx, error) &&
          noBackendErrors(errors, error);
 }
 

@@ -18,6 +18,8 @@ struct DeviceCodegenOptions {
   // compiled for: "sm_100f" for a family target, which Clang cannot name
   // (frontend::clangGpuName). Empty: clang's GPU.
   std::string ptxTarget;
+  // -split-compile: threads for code generation (SplitCodegen.h); 1: one.
+  unsigned splitThreads = 1;
 };
 
 // The GPU a device compile targets, as the NVPTX backend needs it.

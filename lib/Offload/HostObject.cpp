@@ -5,6 +5,8 @@
 #include "HostLowering.h"
 
 #include "clang/CodeGen/BackendUtil.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "clang/CodeGen/CodeGenAction.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "llvm/IR/Constants.h"
@@ -12,6 +14,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
@@ -49,6 +52,31 @@ std::unique_ptr<HostUnit> HostUnit::generate(const std::vector<std::string> &cc1
     error = "host compilation produced no module";
     return nullptr;
   }
+  return unit;
+}
+
+std::string HostUnit::bitcode() const {
+  std::string bytes;
+  llvm::raw_string_ostream os(bytes);
+  llvm::WriteBitcodeToFile(*state->module, os);
+  return bytes;
+}
+
+std::unique_ptr<HostUnit> HostUnit::load(const std::vector<std::string> &cc1,
+                                         const std::string &bitcode,
+                                         std::string &error,
+                                         llvm::raw_ostream *diagnostics) {
+  std::unique_ptr<HostUnit> unit(new HostUnit());
+  State &s = *unit->state;
+  s.instance = frontend::createCompilerInstance(cc1, {}, error, diagnostics);
+  if (!s.instance) return nullptr;
+  auto parsed = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(bitcode, "host IR"), s.context);
+  if (!parsed) {
+    error = "unreadable host IR: " + llvm::toString(parsed.takeError());
+    return nullptr;
+  }
+  s.module = std::move(*parsed);
   return unit;
 }
 
@@ -126,7 +154,7 @@ bool HostUnit::writeObject(const std::string &objectFile, std::string &error) {
   clang::emitBackendOutput(*s.instance, codegenOpts,
                            s.module->getDataLayoutStr(), s.module.get(),
                            clang::Backend_EmitObj,
-                           s.instance->getVirtualFileSystemPtr(),
+                           llvm::vfs::getRealFileSystem(),
                            out.takeStream());
   if (s.instance->getDiagnostics().hasErrorOccurred()) {
     error = "host code generation failed";

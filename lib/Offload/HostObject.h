@@ -23,6 +23,15 @@ public:
                                             const std::string &unitText,
                                             std::string &error,
                                             llvm::raw_ostream *diagnostics = nullptr);
+  // The unoptimised IR generate() produced, as bitcode: a job of its own
+  // (host-ir) writes it while the device side compiles, and load() takes it
+  // back in the job that embeds the device code (compile-host).
+  std::string bitcode() const;
+  // `cc1` as for generate(); nothing is parsed.
+  static std::unique_ptr<HostUnit> load(const std::vector<std::string> &cc1,
+                                        const std::string &bitcode,
+                                        std::string &error,
+                                        llvm::raw_ostream *diagnostics = nullptr);
   ~HostUnit();
 
   // Embeds the fat binary, optimises and writes the object to `objectFile`

@@ -84,7 +84,7 @@ std::string word(const Job &job, const std::string &option) {
 TEST(Planner, WholeProgram) {
   Planned p = plan({"app.cu", "-arch=sm_80", "-o", "app"});
   ASSERT_TRUE(p.ok) << p.error;
-  EXPECT_EQ(p.kinds(), (Strings{"preprocess-host", "lower-host",
+  EXPECT_EQ(p.kinds(), (Strings{"preprocess-host", "lower-host", "host-ir",
                                 "compile-device", "ptxas", "bundle",
                                 "compile-host", "link"}));
   const Job &device = *p.of(JobKind::CompileDevice)[0];
@@ -96,7 +96,10 @@ TEST(Planner, WholeProgram) {
   // The device side starts from the source, beside the host side.
   EXPECT_TRUE(device.deps.empty());
   const Job *host = p.of(JobKind::CompileHost)[0];
-  EXPECT_TRUE(p.edge(p.of(JobKind::LowerHost)[0], host));
+  const Job *ir = p.of(JobKind::HostIR)[0];
+  EXPECT_TRUE(p.edge(p.of(JobKind::LowerHost)[0], ir));
+  EXPECT_TRUE(ir->deps.size() == 1); // not the device side
+  EXPECT_TRUE(p.edge(ir, host));
   EXPECT_TRUE(p.edge(p.of(JobKind::Bundle)[0], host));
   EXPECT_TRUE(p.edge(host, p.of(JobKind::Link)[0]));
   EXPECT_EQ(p.of(JobKind::Link)[0]->outputs, Strings{"app"});
@@ -125,7 +128,7 @@ TEST(Planner, CompileWithThreeGencodes) {
 TEST(Planner, SeparateCompilationAndDeviceLink) {
   Planned dc = plan({"-dc", "a.cu", "-arch=sm_90", "-o", "a.o"});
   ASSERT_TRUE(dc.ok) << dc.error;
-  EXPECT_EQ(dc.kinds(), (Strings{"preprocess-host", "lower-host",
+  EXPECT_EQ(dc.kinds(), (Strings{"preprocess-host", "lower-host", "host-ir",
                                  "compile-device", "compile-host"}));
   const Job &device = *dc.of(JobKind::CompileDevice)[0];
   EXPECT_NE(std::find(device.command.begin(), device.command.end(), "-rdc"),
