@@ -331,7 +331,7 @@ unsigned parallelismOf(const Options &o) {
 
 // Runs the graph; prints -v lines as jobs start and each job's diagnostics
 // as it ends, then the failure, once.
-int execute(const Graph &graph, const Options &o, const Toolkit &t,
+int execute(Graph &graph, const Options &o, const Toolkit &t,
             TimeTable *times) {
   for (const Job &job : graph.jobs())
     if (job.inProcess) prepareInternalTool(job.command);
@@ -357,17 +357,33 @@ int execute(const Graph &graph, const Options &o, const Toolkit &t,
 
 // --dryrun: the jobs' commands, in plan order, which a shell can replay
 // (the temporary directory made first and removed last, as a run does).
-void printDryrun(const Graph &graph, const Toolkit &t, const std::string &dir,
-                 bool ownDir) {
+// Jobs whose findings decide further jobs (scan-device-code) only read
+// their inputs: they run, into the temporary directory, so that what
+// follows them can be printed too.
+bool printDryrun(Graph &graph, const Toolkit &t, const std::string &dir,
+                 bool ownDir, std::string &error) {
   bool temporaries = !graph.temporaries.empty();
   if (temporaries)
     llvm::outs() << "#$ " << frontend::formatCommand("mkdir", {"-p", dir})
                  << "\n";
-  for (const Job &job : graph.jobs())
+  std::vector<std::string> scratch;
+  bool ok = true;
+  for (unsigned i = 0; ok && i < graph.jobs().size(); ++i) {
+    const Job &job = graph.jobs()[i];
     llvm::outs() << "#$ " << commandText(job, t) << "\n";
-  if (temporaries && ownDir)
+    const Graph::Extension *extend = graph.extensionAfter(i);
+    if (!extend) continue;
+    llvm::sys::fs::create_directories(dir);
+    scratch.insert(scratch.end(), job.outputs.begin(), job.outputs.end());
+    ok = runInternalTool(job.command, llvm::errs(), error) &&
+         (*extend)(graph, error);
+  }
+  for (const std::string &file : scratch) llvm::sys::fs::remove(file);
+  if (!scratch.empty() && ownDir) llvm::sys::fs::remove_directories(dir);
+  if (ok && temporaries && ownDir)
     llvm::outs() << "#$ " << frontend::formatCommand("rm", {"-rf", dir})
                  << "\n";
+  return ok;
 }
 
 // Plans and runs (or prints) the graph of a compiling invocation.
@@ -384,13 +400,14 @@ int compile(Options &o, const std::string &self) {
   if (o.verbose || o.dryrun)
     printEnvironment(o.dryrun ? llvm::outs() : llvm::errs(), t);
   Graph graph;
-  if (!planGraph(o, t, tempDir, *fileSystemProbe(), graph, error)) {
+  std::unique_ptr<InputProbe> probe = fileSystemProbe();
+  if (!planGraph(o, t, tempDir, *probe, graph, error)) {
     if (ownTempDir) llvm::sys::fs::remove_directories(tempDir);
     return fail(error);
   }
   std::string output = o.output.empty() ? "a.out" : o.output;
   if (o.dryrun) {
-    printDryrun(graph, t, tempDir, ownTempDir);
+    if (!printDryrun(graph, t, tempDir, ownTempDir, error)) return fail(error);
     return o.run ? runProgram(shellWord(output), o) : 0;
   }
   TimeTable times;

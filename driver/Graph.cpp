@@ -14,6 +14,7 @@ const char *jobKindName(JobKind kind) {
   case JobKind::HostIR: return "host-ir";
   case JobKind::CompileHost: return "compile-host";
   case JobKind::CompileSource: return "compile-source";
+  case JobKind::ScanDeviceCode: return "scan-device-code";
   case JobKind::DeviceLink: return "device-link";
   case JobKind::DeviceLinkHost: return "device-link-host";
   case JobKind::Link: return "link";

@@ -10,6 +10,8 @@
 
 #include "Targets.h"
 
+#include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -26,6 +28,7 @@ enum class JobKind {
   HostIR,         // lowered unit → host IR (LLVM bitcode)     (in-process)
   CompileHost,    // host IR + device code → host object      (in-process)
   CompileSource,  // a .c/.cpp input → object                 (host compiler)
+  ScanDeviceCode, // objects, -l archives → which device code they hold (in-process)
   DeviceLink,     // relocatable device code → PTX, one virtual arch (in-process)
   DeviceLinkHost, // linked fat binary → host object registering it (in-process)
   Link,           // objects → executable                     (host compiler)
@@ -53,7 +56,23 @@ public:
   // Adds a job after the jobs it depends on (plan order is a topological
   // order); returns its index.
   unsigned add(Job job);
-  const std::vector<Job> &jobs() const { return list; }
+  // The jobs, in plan order. A deque: jobs added while others run (below)
+  // leave the running ones where they are.
+  const std::deque<Job> &jobs() const { return list; }
+
+  // What some jobs find decides further jobs (which relocatable device code
+  // existing objects and libraries hold decides the device link, as Ninja's
+  // dyndep files decide edges): once such a job has run, `extend` adds the
+  // jobs that follow from its output. The scheduler calls it; --dryrun runs
+  // such jobs (they only read) to print the rest.
+  using Extension = std::function<bool(Graph &graph, std::string &error)>;
+  void extendAfter(unsigned job, Extension extend) {
+    extensions[job] = std::move(extend);
+  }
+  const Extension *extensionAfter(unsigned job) const {
+    auto it = extensions.find(job);
+    return it == extensions.end() ? nullptr : &it->second;
+  }
   // The job that writes `file`, if any.
   std::optional<unsigned> producerOf(const std::string &file) const;
 
@@ -61,7 +80,8 @@ public:
   std::vector<std::string> temporaries;
 
 private:
-  std::vector<Job> list;
+  std::deque<Job> list;
+  std::map<unsigned, Extension> extensions;
   std::map<std::string, unsigned> producers;
   std::optional<unsigned> lastStdoutWriter;
 };

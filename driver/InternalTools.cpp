@@ -11,6 +11,8 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Threading.h"
 
 #include <algorithm>
@@ -27,7 +29,8 @@ using support::writeFileAtomic;
 // Options that take a value (the next word); every other `-x` is a flag.
 const char *const kValued[] = {"-o",     "-arch",  "-ptx-target", "-source",
                                "-unit-id", "-code", "-image",     "-fatbin",
-                               "-rdc-image", "-unit", "-ir", "-split"};
+                               "-rdc-image", "-unit", "-ir", "-split",
+                               "-L",     "-l"};
 
 bool isValued(llvm::StringRef option) {
   return std::find(std::begin(kValued), std::end(kValued), option) !=
@@ -300,6 +303,37 @@ bool imagesFor(const LinkInputs &in, const Target &arch,
   return true;
 }
 
+// What a link's existing objects and -l archives (lib<name>.a in the -L
+// directories, as nvlink finds them) hold: one "archive <path>" line per
+// archive found, one "image <virtual arch> <code>,..." line per image of
+// relocatable device code. The planner reads it (Planner.cpp, afterScan).
+bool scanDeviceCode(const ToolArgs &args, llvm::raw_ostream &,
+                    std::string &error) {
+  if (!require(args, "-o", error)) return false;
+  std::string out;
+  std::vector<std::string> files = args.inputs;
+  for (const std::string &lib : args.all("-l"))
+    for (const std::string &dir : args.all("-L")) {
+      llvm::SmallString<256> path(dir);
+      llvm::sys::path::append(path, "lib" + lib + ".a");
+      if (!llvm::sys::fs::exists(path)) continue;
+      out += "archive " + std::string(path) + "\n";
+      files.push_back(std::string(path));
+      break;
+    }
+  for (const std::string &file : files) {
+    std::vector<offload::RelocatableImage> images;
+    if (!offload::readRelocatableImages(file, images, error)) return false;
+    for (const auto &image : images) {
+      std::string codes;
+      for (const Target &code : image.codes)
+        codes += (codes.empty() ? "" : ",") + code.str();
+      out += "image " + image.virtualArch.str() + " " + codes + "\n";
+    }
+  }
+  return writeFileAtomic(args.get("-o"), out, error);
+}
+
 bool deviceLink(const ToolArgs &args, llvm::raw_ostream &, std::string &error) {
   Target arch;
   LinkInputs in;
@@ -360,7 +394,7 @@ const std::map<std::string, ToolFn> &tools() {
       {"preprocess-host", preprocessHost}, {"lower-host", lowerHost},
       {"compile-device", compileDevice},   {"bundle", bundle},
       {"host-ir", hostIR},                 {"compile-host", compileHost},
-      {"device-link", deviceLink},
+      {"scan-device-code", scanDeviceCode}, {"device-link", deviceLink},
       {"device-link-host", deviceLinkHost}, {"publish", publish},
   };
   return table;

@@ -1,6 +1,6 @@
 #include "Planner.h"
 
-#include "DeviceLink.h"
+#include "AtomicFile.h"
 #include "Frontend.h"
 #include "InternalTools.h"
 #include "Ptxas.h"
@@ -85,7 +85,7 @@ struct Unit {
   std::string depsTarget, depsFile;      // -M/-MD only
 };
 
-class Planner {
+class Planner : public std::enable_shared_from_this<Planner> {
 public:
   Planner(const Options &o, const Toolkit &t, const std::string &tempDir,
           const InputProbe &probe, Graph &graph)
@@ -115,9 +115,12 @@ private:
   bool planHostObject(const Unit &unit, const std::string &ir,
                       const std::vector<std::string> &deviceCode,
                       std::string &error);
-  bool planDeviceLink(std::string &error);
-  bool deviceLinkTargets(std::vector<TargetPair> &targets, bool &needed,
-                         std::string &error);
+  bool planLinking(std::string &error);
+  bool afterScan(const std::string &manifest, std::string &error);
+  bool finishLinking(bool deviceLink, const std::vector<TargetPair> &targets,
+                     std::string &error);
+  bool planDeviceLink(const std::vector<TargetPair> &targets,
+                      std::string &error);
   void planLink();
 
   std::string temp(const std::string &base, const std::string &suffix);
@@ -126,7 +129,6 @@ private:
   }
   std::string unitId(const std::string &input, unsigned index) const;
   frontend::SourceOptions sourceFor(const Unit &unit) const;
-  std::vector<std::string> archivesOfLibs() const;
 
   const Options &o;
   const Toolkit &t;
@@ -179,9 +181,7 @@ bool Planner::plan(std::string &error) {
   if (!check(error)) return false;
   for (const std::string &input : o.inputs)
     if (!planInput(input, error)) return false;
-  if (!planDeviceLink(error)) return false;
-  if (o.phase == Phase::Link) planLink();
-  return true;
+  return planLinking(error);
 }
 
 // Option combinations that cannot be planned, before any job is.
@@ -595,60 +595,83 @@ bool Planner::planHostObject(const Unit &unit, const std::string &ir,
   return true;
 }
 
-// Static archives named by -l in the -L directories: a device link reads
-// their relocatable device code (nvlink does the same).
-std::vector<std::string> Planner::archivesOfLibs() const {
-  std::vector<std::string> found;
-  for (const auto &lib : o.libs)
-    for (const auto &dir : o.libDirs) {
-      std::string path = joinPath(dir, "lib" + lib + ".a");
-      if (probe.exists(path)) {
-        found.push_back(path);
-        break;
-      }
-    }
-  return found;
-}
-
-// Whether a device link is needed, and for which targets: nvcc device-links
-// whenever it links, so objects or -l archives with relocatable device code
-// need one even without -rdc on this command line; without targets on the
-// command line it builds what the inputs were compiled for (the union).
-bool Planner::deviceLinkTargets(std::vector<TargetPair> &linkTargets,
-                                bool &needed, std::string &error) {
-  linkTargets = o.targets;
-  needed = false;
+// nvcc device-links whenever it links, so objects or -l archives with
+// relocatable device code need a device link even without -rdc on this
+// command line, and without targets on the command line it builds what the
+// inputs were compiled for. What existing objects and -l archives hold is
+// a scan-device-code job's to find; the rest is planned after it has run
+// (afterScan). Without such inputs, or when nothing they hold can change
+// the plan, everything is planned now.
+bool Planner::planLinking(std::string &error) {
   if (o.phase != Phase::Link && o.phase != Phase::DeviceLink) return true;
-  needed = o.phase == Phase::DeviceLink || rdcUnits;
-  for (const std::string &archive : archivesOfLibs())
-    deviceLinkInputs.push_back(archive);
-  std::vector<TargetPair> found;
-  for (const std::string &input : deviceLinkInputs) {
-    if (graph.producerOf(input)) continue; // a unit of this run
-    if (!probe.deviceCodeOf(input, found, error)) return false;
-  }
-  needed = needed || !found.empty();
-  if (o.targetsGiven || rdcUnits) return true;
-  linkTargets.clear();
-  for (const TargetPair &image : found) {
-    auto it = std::find_if(linkTargets.begin(), linkTargets.end(),
-                           [&](const TargetPair &p) {
-                             return p.virtualArch == image.virtualArch;
-                           });
-    if (it == linkTargets.end())
-      it = linkTargets.insert(linkTargets.end(), {image.virtualArch, {}});
-    for (const Target &code : image.codes)
-      if (std::find(it->codes.begin(), it->codes.end(), code) == it->codes.end())
-        it->codes.push_back(code);
-  }
+  std::vector<std::string> existing;
+  for (const std::string &input : deviceLinkInputs)
+    if (!graph.producerOf(input)) existing.push_back(input);
+  bool needed = o.phase == Phase::DeviceLink || rdcUnits;
+  bool targetsKnown = o.targetsGiven || rdcUnits;
+  if (o.libs.empty() && (existing.empty() || (needed && targetsKnown)))
+    return finishLinking(needed, o.targets, error);
+  std::string manifest = temp("a_dlink", ".scan");
+  InternalCommand cmd(t, "scan-device-code");
+  for (const std::string &dir : o.libDirs) cmd.value("-L", dir);
+  for (const std::string &lib : o.libs) cmd.value("-l", lib);
+  for (const std::string &input : existing) cmd.input(input);
+  Job job{JobKind::ScanDeviceCode};
+  job.source = joined(cuInputs.empty() ? existing : cuInputs);
+  job.inputs = existing;
+  job.outputs = {manifest};
+  job.command = cmd.value("-o", manifest).argv;
+  job.inProcess = true;
+  unsigned scan = graph.add(job);
+  std::shared_ptr<Planner> self = shared_from_this();
+  graph.extendAfter(scan, [self, manifest](Graph &, std::string &error) {
+    return self->afterScan(manifest, error);
+  });
   return true;
 }
 
-bool Planner::planDeviceLink(std::string &error) {
-  std::vector<TargetPair> linkTargets;
-  bool needed = false;
-  if (!deviceLinkTargets(linkTargets, needed, error)) return false;
-  if (!needed) return true;
+// The scan's findings (InternalTools.cpp: "archive <path>" and
+// "image <virtual arch> <code>,<code>..." lines): the -l archives join the
+// device link's inputs; the images decide whether it is needed and, without
+// targets on the command line, its targets (the union over the inputs).
+bool Planner::afterScan(const std::string &manifest, std::string &error) {
+  std::string text;
+  if (!support::readFile(manifest, text, error)) return false;
+  std::vector<TargetPair> targets;
+  bool images = false;
+  for (llvm::StringRef line : llvm::split(llvm::StringRef(text), '\n')) {
+    auto [word, rest] = line.split(' ');
+    if (word == "archive") deviceLinkInputs.push_back(rest.str());
+    if (word != "image") continue;
+    images = true;
+    auto [arch, codes] = rest.split(' ');
+    std::optional<Target> virtualArch = parseTarget(arch);
+    if (!virtualArch) continue;
+    auto it = std::find_if(targets.begin(), targets.end(), [&](const TargetPair &p) {
+      return p.virtualArch == *virtualArch;
+    });
+    if (it == targets.end())
+      it = targets.insert(targets.end(), {*virtualArch, {}});
+    for (llvm::StringRef code : llvm::split(codes, ','))
+      if (std::optional<Target> c = parseTarget(code);
+          c && std::find(it->codes.begin(), it->codes.end(), *c) == it->codes.end())
+        it->codes.push_back(*c);
+  }
+  bool needed = o.phase == Phase::DeviceLink || rdcUnits || images;
+  return finishLinking(needed, o.targetsGiven || rdcUnits ? o.targets : targets,
+                       error);
+}
+
+bool Planner::finishLinking(bool deviceLink,
+                            const std::vector<TargetPair> &targets,
+                            std::string &error) {
+  if (deviceLink && !planDeviceLink(targets, error)) return false;
+  if (o.phase == Phase::Link) planLink();
+  return true;
+}
+
+bool Planner::planDeviceLink(const std::vector<TargetPair> &linkTargets,
+                             std::string &error) {
   std::string source = joined(cuInputs.empty() ? deviceLinkInputs : cuInputs);
   std::vector<std::pair<Target, std::string>> images;
   for (const TargetPair &pair : linkTargets) {
@@ -733,15 +756,6 @@ public:
   bool exists(const std::string &path) const override {
     return llvm::sys::fs::exists(path);
   }
-  bool deviceCodeOf(const std::string &path, std::vector<TargetPair> &targets,
-                    std::string &error) const override {
-    if (!llvm::sys::fs::exists(path)) return true;
-    std::vector<offload::RelocatableImage> images;
-    if (!offload::readRelocatableImages(path, images, error)) return false;
-    for (const auto &image : images)
-      targets.push_back({image.virtualArch, image.codes});
-    return true;
-  }
 };
 
 } // namespace
@@ -757,7 +771,9 @@ bool isBuildInput(const Options &o, const std::string &path) {
 bool planGraph(const Options &options, const Toolkit &toolkit,
                const std::string &tempDir, const InputProbe &probe,
                Graph &graph, std::string &error) {
-  return Planner(options, toolkit, tempDir, probe, graph).plan(error);
+  auto planner =
+      std::make_shared<Planner>(options, toolkit, tempDir, probe, graph);
+  return planner->plan(error);
 }
 
 } // namespace mycc::driver

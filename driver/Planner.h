@@ -1,7 +1,8 @@
 // Planning: the job graph of one invocation, from the options and the
-// toolkit. Planning runs no tool and writes nothing; what it must know about
-// files given on the command line comes through an InputProbe (the driver's
-// reads the file system; tests describe the files).
+// toolkit. Planning runs no tool, writes nothing and reads no file: whether
+// an input exists comes through an InputProbe (the driver's asks the file
+// system; tests describe the files), and what existing objects hold is a
+// job's to find.
 #pragma once
 
 #include "Graph.h"
@@ -14,20 +15,17 @@
 
 namespace mycc::driver {
 
-// What planning asks about existing input files.
+// What planning asks about input files: whether they exist. What they hold
+// (the relocatable device code of objects and -l archives) is found by a
+// job (scan-device-code), after which the device link is planned
+// (Graph::extendAfter).
 class InputProbe {
 public:
   virtual ~InputProbe() = default;
   virtual bool exists(const std::string &path) const = 0;
-  // The relocatable device code in an object or archive: each virtual arch
-  // with what it was compiled for from it (none: no device code). False,
-  // with a one-line `error`, for a malformed file.
-  virtual bool deviceCodeOf(const std::string &path,
-                            std::vector<TargetPair> &targets,
-                            std::string &error) const = 0;
 };
 
-// The probe that reads the files (lib/Offload's reader).
+// The probe that asks the file system.
 std::unique_ptr<InputProbe> fileSystemProbe();
 
 // Whether mycc compiles or links `path` (a .cu/.c/.cpp source, an object or a
@@ -36,7 +34,10 @@ bool isBuildInput(const Options &options, const std::string &path);
 
 // Builds the graph. `tempDir` is where intermediate files go (the keep
 // directory with --keep). False with a one-line `error` for inputs or option
-// combinations that cannot be planned.
+// combinations that cannot be planned. A link of existing objects or -l
+// libraries ends with a scan-device-code job whose extension plans the
+// device link and the link once it has run; `toolkit`, `options` and
+// `tempDir` must outlive the graph's run.
 bool planGraph(const Options &options, const Toolkit &toolkit,
                const std::string &tempDir, const InputProbe &probe,
                Graph &graph, std::string &error);

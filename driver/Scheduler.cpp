@@ -19,15 +19,9 @@ constexpr unsigned kJobStackBytes = 16u << 20;
 
 class Scheduler {
 public:
-  Scheduler(const Graph &graph, JobRunner &runner, const ScheduleOptions &o)
-      : graph(graph), runner(runner), o(o), waiting(graph.jobs().size()),
-        dependents(graph.jobs().size()) {
-    const std::vector<Job> &jobs = graph.jobs();
-    for (unsigned i = 0; i < jobs.size(); ++i) {
-      waiting[i] = jobs[i].deps.size();
-      for (unsigned dep : jobs[i].deps) dependents[dep].push_back(i);
-      if (waiting[i] == 0) ready.insert(i);
-    }
+  Scheduler(Graph &graph, JobRunner &runner, const ScheduleOptions &o)
+      : graph(graph), runner(runner), o(o) {
+    admitNewJobs();
   }
 
   ScheduleResult run() {
@@ -66,16 +60,36 @@ private:
     return false;
   }
 
+  // Takes in the jobs added since the last call (all of them at first, then
+  // those an extension adds): each waits for its unfinished dependencies.
+  void admitNewJobs() {
+    const std::deque<Job> &jobs = graph.jobs();
+    for (unsigned i = waiting.size(); i < jobs.size(); ++i) {
+      waiting.push_back(0);
+      dependents.emplace_back();
+      finished.push_back(false);
+      for (unsigned dep : jobs[i].deps)
+        if (!finished[dep]) {
+          ++waiting[i];
+          dependents[dep].push_back(i);
+        }
+      if (waiting[i] == 0) ready.insert(i);
+    }
+  }
+
   void runOne(unsigned index, bool token) {
     const Job &job = graph.jobs()[index];
     JobResult outcome = runner.run(job);
     std::lock_guard<std::mutex> lock(mutex);
     --running;
     if (token) o.jobserver->release();
+    if (outcome.ok) extend(index, outcome);
     if (outcome.ok) {
       if (o.finished) o.finished(job, outcome);
+      finished[index] = true;
       for (unsigned next : dependents[index])
         if (--waiting[next] == 0) ready.insert(next);
+      admitNewJobs();
     } else if (!result.failedJob || index < *result.failedJob) {
       failed = true;
       result.ok = false;
@@ -85,11 +99,22 @@ private:
     done.notify_one();
   }
 
-  const Graph &graph;
+  // The jobs that follow from what job `index` found (Graph::extendAfter).
+  void extend(unsigned index, JobResult &outcome) {
+    if (const Graph::Extension *extension = graph.extensionAfter(index)) {
+      outcome.ok = (*extension)(graph, outcome.error);
+      if (!outcome.ok && outcome.error.empty())
+        outcome.error = "internal error: cannot plan what follows job " +
+                        std::to_string(index);
+    }
+  }
+
+  Graph &graph;
   JobRunner &runner;
   const ScheduleOptions &o;
   std::vector<unsigned> waiting; // unfinished jobs each job depends on
   std::vector<std::vector<unsigned>> dependents;
+  std::vector<bool> finished;
   std::set<unsigned> ready; // ordered: plan order among ready jobs
   unsigned running = 0;
   bool failed = false;
@@ -101,7 +126,7 @@ private:
 
 } // namespace
 
-ScheduleResult runJobs(const Graph &graph, JobRunner &runner,
+ScheduleResult runJobs(Graph &graph, JobRunner &runner,
                        const ScheduleOptions &options) {
   ScheduleOptions o = options;
   if (o.parallelism == 0) o.parallelism = 1;

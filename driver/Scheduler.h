@@ -45,7 +45,8 @@ struct ScheduleResult {
   JobResult failure;
 };
 
-ScheduleResult runJobs(const Graph &graph, JobRunner &runner,
+// Jobs an extension adds (Graph::extendAfter) join the run.
+ScheduleResult runJobs(Graph &graph, JobRunner &runner,
                        const ScheduleOptions &options);
 
 } // namespace mycc::driver

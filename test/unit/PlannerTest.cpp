@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -16,18 +17,10 @@ namespace {
 
 using Strings = std::vector<std::string>;
 
-// Every file exists; objects carry the device code the test gives them.
+// Every file exists.
 class FakeProbe : public InputProbe {
 public:
-  std::map<std::string, std::vector<TargetPair>> deviceCode;
   bool exists(const std::string &) const override { return true; }
-  bool deviceCodeOf(const std::string &path, std::vector<TargetPair> &out,
-                    std::string &) const override {
-    auto it = deviceCode.find(path);
-    if (it != deviceCode.end())
-      out.insert(out.end(), it->second.begin(), it->second.end());
-    return true;
-  }
 };
 
 Toolkit testToolkit() {
@@ -61,17 +54,42 @@ struct Planned {
   }
   // Whether `to` reads a file `from` writes (an edge).
   bool edge(const Job *from, const Job *to) const {
-    unsigned index = from - graph.jobs().data();
+    unsigned index = 0;
+    while (&graph.jobs()[index] != from) ++index;
     return std::find(to->deps.begin(), to->deps.end(), index) != to->deps.end();
   }
+  // Runs what follows a scan-device-code job that found `manifest`.
+  bool afterScan(const std::string &manifest) {
+    for (unsigned i = 0; i < graph.jobs().size(); ++i)
+      if (const Graph::Extension *extend = graph.extensionAfter(i)) {
+        std::FILE *f = std::fopen(graph.jobs()[i].outputs[0].c_str(), "w");
+        std::fputs(manifest.c_str(), f);
+        std::fclose(f);
+        return (*extend)(graph, error);
+      }
+    return false;
+  }
+  Options options;
+  Toolkit toolkit = testToolkit();
+  std::string tempDir = ::testing::TempDir();
 };
 
-Planned plan(const Strings &args, const FakeProbe &probe = FakeProbe()) {
+// Planned in place: the graph's extensions refer to its options.
+void plan(Planned &p, const Strings &args) {
+  ParseResult parsed = parseCommandLine(args);
+  EXPECT_TRUE(parsed) << parsed.error;
+  p.options = parsed.options;
+  p.ok = planGraph(p.options, p.toolkit, p.tempDir, FakeProbe(), p.graph,
+                   p.error);
+}
+
+Planned plan(const Strings &args) {
   Planned p;
   ParseResult parsed = parseCommandLine(args);
   EXPECT_TRUE(parsed) << parsed.error;
-  p.ok = planGraph(parsed.options, testToolkit(), "/tmp/t", probe, p.graph,
-                   p.error);
+  static Options options;
+  options = parsed.options;
+  p.ok = planGraph(options, p.toolkit, "/tmp/t", FakeProbe(), p.graph, p.error);
   return p;
 }
 
@@ -135,13 +153,17 @@ TEST(Planner, SeparateCompilationAndDeviceLink) {
             device.command.end());
   EXPECT_FALSE(word(device, "-unit-id").empty());
 
-  FakeProbe probe;
-  probe.deviceCode["a.o"] = {{*parseTarget("compute_90"), {*parseTarget("sm_90")}}};
-  probe.deviceCode["b.o"] = probe.deviceCode["a.o"];
-  Planned dlink = plan({"-dlink", "a.o", "b.o", "-o", "d.o"}, probe);
+  // Without targets on the command line, what the objects hold decides the
+  // device link: a job finds it, then the rest is planned.
+  Planned dlink;
+  plan(dlink, {"-dlink", "a.o", "b.o", "-o", "d.o"});
   ASSERT_TRUE(dlink.ok) << dlink.error;
-  EXPECT_EQ(dlink.kinds(), (Strings{"device-link", "ptxas", "bundle",
-                                    "device-link-host"}));
+  EXPECT_EQ(dlink.kinds(), Strings{"scan-device-code"});
+  EXPECT_EQ(dlink.graph.jobs()[0].inputs, (Strings{"a.o", "b.o"}));
+  ASSERT_TRUE(dlink.afterScan("image compute_90 sm_90\nimage compute_90 sm_90\n"))
+      << dlink.error;
+  EXPECT_EQ(dlink.kinds(), (Strings{"scan-device-code", "device-link", "ptxas",
+                                    "bundle", "device-link-host"}));
   // Without targets on the command line: those the objects carry.
   EXPECT_EQ(dlink.of(JobKind::DeviceLink)[0]->target->str(), "compute_90");
   EXPECT_EQ(dlink.of(JobKind::DeviceLinkHost)[0]->outputs, Strings{"d.o"});
@@ -167,8 +189,14 @@ TEST(Planner, RdcProgramInOneCommand) {
 }
 
 TEST(Planner, MixedInputsLink) {
-  Planned p = plan({"k.cu", "main.cpp", "lib.o", "-arch=sm_80", "-o", "app"});
+  Planned p;
+  plan(p, {"k.cu", "main.cpp", "lib.o", "-arch=sm_80", "-o", "app"});
   ASSERT_TRUE(p.ok) << p.error;
+  // lib.o might hold relocatable device code: the link waits for the scan.
+  EXPECT_TRUE(p.of(JobKind::Link).empty());
+  ASSERT_EQ(p.of(JobKind::ScanDeviceCode).size(), 1u);
+  EXPECT_EQ(p.of(JobKind::ScanDeviceCode)[0]->inputs, Strings{"lib.o"});
+  ASSERT_TRUE(p.afterScan("")) << p.error;
   const Job *source = p.of(JobKind::CompileSource)[0];
   EXPECT_EQ(source->command[0], "/usr/bin/g++");
   const Job *link = p.of(JobKind::Link)[0];
@@ -178,6 +206,21 @@ TEST(Planner, MixedInputsLink) {
             link->inputs.end());
   // lib.o has no relocatable device code: no device link.
   EXPECT_TRUE(p.of(JobKind::DeviceLink).empty());
+}
+
+TEST(Planner, ArchiveWithDeviceCode) {
+  Planned p;
+  plan(p, {"main.o", "-L", "lib", "-lkernels", "-arch=sm_90", "-o", "app"});
+  ASSERT_TRUE(p.ok) << p.error;
+  const Job *scan = p.of(JobKind::ScanDeviceCode)[0];
+  EXPECT_NE(std::find(scan->command.begin(), scan->command.end(), "kernels"),
+            scan->command.end());
+  ASSERT_TRUE(p.afterScan("archive lib/libkernels.a\nimage compute_90 sm_90\n"))
+      << p.error;
+  const Job *link = p.of(JobKind::DeviceLink)[0];
+  EXPECT_EQ(link->inputs, (Strings{"main.o", "lib/libkernels.a"}));
+  EXPECT_EQ(p.of(JobKind::Link)[0]->inputs[0],
+            p.of(JobKind::DeviceLinkHost)[0]->outputs[0]);
 }
 
 TEST(Planner, PreprocessAndDependencies) {

@@ -145,6 +145,41 @@ TEST(Scheduler, JobserverTokensBoundParallelism) {
   close(fds[1]);
 }
 
+// A job's extension adds jobs that then run, after it, and after the jobs
+// they read from.
+TEST(Scheduler, ExtensionsAddJobsThatRun) {
+  Graph g;
+  g.add(job("object"));
+  unsigned scan = g.add(job("scan"));
+  g.extendAfter(scan, [](Graph &graph, std::string &) {
+    graph.add(job("dlink", {"scan", "object"}));
+    graph.add(job("app", {"dlink", "object"}));
+    return true;
+  });
+  FakeRunner runner;
+  ScheduleOptions o;
+  o.parallelism = 4;
+  EXPECT_TRUE(runJobs(g, runner, o).ok);
+  ASSERT_EQ(runner.order.size(), 4u);
+  EXPECT_EQ(runner.order[2], "dlink");
+  EXPECT_EQ(runner.order[3], "app");
+  EXPECT_EQ(g.jobs()[3].deps, (std::vector<unsigned>{2, 0}));
+}
+
+TEST(Scheduler, AFailingExtensionFailsItsJob) {
+  Graph g;
+  unsigned scan = g.add(job("scan"));
+  g.extendAfter(scan, [](Graph &, std::string &error) {
+    error = "cannot read scan";
+    return false;
+  });
+  FakeRunner runner;
+  ScheduleOptions o;
+  ScheduleResult r = runJobs(g, runner, o);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.failure.error, "cannot read scan");
+}
+
 TEST(Scheduler, NoJobserverWithoutOne) {
   EXPECT_FALSE(Jobserver::fromMakeflags(" -j4"));
   EXPECT_FALSE(Jobserver::fromMakeflags("--jobserver-auth=900,901"));
