@@ -13,8 +13,9 @@ against 0 (one thread per CPU).
 
 Part 2 compiles all programs at once through a generated Makefile with
 `make -j<cores>`: mycc default (parallel jobs, bounded by make's jobserver
-tokens), mycc -t 1, nvcc (its default is -t 1); median wall time of the
-whole build.
+tokens), mycc -t 1, nvcc (its default is -t 1); then the same through a
+generated build.ninja with `ninja -j<cores>` (no jobserver); median wall
+time of the whole build.
 
     bench/threads/run.py [--mycc build/bin/mycc] [--repeat 3]
 """
@@ -102,12 +103,44 @@ def project(args, nvcc, tmp, jobs):
                     os.remove(p)
             times[v].append(timed(["make", "-C", tmp, "-f", makefile, "-j%d" % jobs,
                                    "CC_CUDA=" + cc, "FLAGS=" + flags + " " + extra]))
-    lines = ["| make -j%d, %d programs | wall (s) | / nvcc |" % (jobs, len(PROGRAMS)),
+    # Ninja offers no jobserver: mycc's default runs its own parallelism
+    # inside each of ninja's jobs.
+    ninja = shutil.which("ninja")
+    if ninja:
+        with open(os.path.join(tmp, "build.ninja"), "w") as f:
+            f.write("rule cc\n  command = $cc $flags -c $in -o $out\n")
+            for i, program in enumerate(PROGRAMS):
+                f.write("build n%d.o: cc %s\n" % (i, os.path.join(ROOT, program)))
+        ninja_variants = {
+            "ninja: mycc (default: -t 0)": (args.mycc, ""),
+            "ninja: mycc -t 1": (args.mycc, "-t 1"),
+            "ninja: nvcc (default: -t 1)": (nvcc, "--extended-lambda"),
+        }
+        for v in ninja_variants:
+            variants[v] = ninja_variants[v]
+            times[v] = []
+        for _ in range(args.repeat):
+            for v, (cc, extra) in ninja_variants.items():
+                with open(os.path.join(tmp, "vars.ninja"), "w") as f:
+                    f.write("cc = %s\nflags = %s %s\n" % (cc, flags, extra))
+                with open(os.path.join(tmp, "build.ninja")) as f:
+                    body = f.read()
+                if not body.startswith("include vars.ninja"):
+                    with open(os.path.join(tmp, "build.ninja"), "w") as f:
+                        f.write("include vars.ninja\n" + body)
+                for i in range(len(PROGRAMS)):
+                    p = os.path.join(tmp, "n%d.o" % i)
+                    if os.path.exists(p):
+                        os.remove(p)
+                times[v].append(timed([ninja, "-C", tmp, "-j%d" % jobs]))
+    lines = ["| -j%d, %d programs | wall (s) | / nvcc |" % (jobs, len(PROGRAMS)),
              "|---|---:|---:|"]
-    base = statistics.median(times["nvcc (default: -t 1)"])
     for v in variants:
+        base = statistics.median(times[("ninja: " if v.startswith("ninja") else "") +
+                                       "nvcc (default: -t 1)"])
         med = statistics.median(times[v])
-        lines.append("| %s | %.2f | %.2f |" % (v, med, med / base))
+        lines.append("| %s | %.2f | %.2f |" % (v if v.startswith("ninja") else "make: " + v,
+                                                med, med / base))
     return "\n".join(lines)
 
 
