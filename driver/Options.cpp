@@ -216,7 +216,7 @@ const Spec kSpecs[] = {
    "Arguments for the program -run runs.", false, Split::Commas},
   {"-t", "--threads", "threads", Kind::Value, Group::Driver, "<number>",
    "Jobs run at once, for all inputs and targets (0: one per CPU, the default; "
-   "under make -j, jobs beyond the first also take the jobserver's tokens)."},
+   "under make -j, jobs beyond the first also take the jobserver's tokens).", true},
   {"-split-compile", "--split-compile", "split-compile", Kind::Value, Group::Driver, "<number>",
    "Threads for device code generation of each virtual architecture and device link "
    "(0: one per CPU)."},
