@@ -10,7 +10,6 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
@@ -93,11 +92,6 @@ std::string shellWord(std::string path) {
   return quoted + "'";
 }
 
-std::string readAll(const llvm::SmallString<128> &path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  return buffer ? (*buffer)->getBuffer().str() : std::string();
-}
-
 // Why __nvcc_device_query failed, in one line without its directory.
 std::string deviceQueryFailure(const std::string &name, int rc,
                                const std::string &err,
@@ -142,7 +136,10 @@ bool queryInstalledGpus(const std::string &cudaPath, std::vector<GpuArch> &gpus,
   std::string execError;
   int rc = llvm::sys::ExecuteAndWait(program, args, std::nullopt, redirects,
                                      /*SecondsToWait=*/60, 0, &execError);
-  std::string out = readAll(outPath), err = readAll(errPath);
+  // A missing output reads as empty: the exit status says what happened.
+  std::string out, err, ignored;
+  support::readFile(std::string(outPath), out, ignored);
+  support::readFile(std::string(errPath), err, ignored);
   llvm::sys::fs::remove(outPath);
   llvm::sys::fs::remove(errPath);
   if (rc != 0) {

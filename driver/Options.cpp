@@ -695,29 +695,27 @@ std::vector<std::string> toVector(const char *const (&values)[N]) {
   return std::vector<std::string>(std::begin(values), std::end(values));
 }
 
+// A non-negative number of at most six digits (-O, -t, -split-compile).
+bool isCount(const std::string &value) {
+  return !value.empty() && value.size() <= 6 &&
+         std::all_of(value.begin(), value.end(),
+                     [](char c) { return c >= '0' && c <= '9'; });
+}
+
 CLI::Validator optLevel() {
   return CLI::Validator(
       [](std::string &value) -> std::string {
-        bool digits = !value.empty() && value.size() <= 6 &&
-                      std::all_of(value.begin(), value.end(), [](char c) {
-                        return c >= '0' && c <= '9';
-                      });
-        if (digits)
-          return {};
+        if (isCount(value)) return {};
         return "invalid optimization level '" + value +
                "' for option '-O'; expected a non-negative number";
       },
       "");
 }
 
-// A count: a non-negative number.
 CLI::Validator count(const std::string &option) {
   return CLI::Validator(
       [option](std::string &value) -> std::string {
-        bool digits = !value.empty() && value.size() <= 6 &&
-                      std::all_of(value.begin(), value.end(),
-                                  [](char c) { return c >= '0' && c <= '9'; });
-        if (digits) return {};
+        if (isCount(value)) return {};
         return "invalid value '" + value + "' for option '" + option +
                "'; expected a non-negative number";
       },

@@ -79,6 +79,13 @@ frontend::SourceOptions sourceOptions(const Options &o, const Toolkit &t) {
   return s;
 }
 
+// The host side of a unit as planHostSide planned it: the lowered unit,
+// its IR, and the Clang invocation of the lowered unit.
+struct HostSide {
+  std::string lowered, ir;
+  std::vector<std::string> cc1;
+};
+
 // One .cu input and the names its jobs use.
 struct Unit {
   std::string input, base, tempBase, id; // id: -rdc=true only
@@ -101,8 +108,7 @@ private:
   bool planSource(const Unit &unit, InputKind kind, std::string &error);
   void planPublish(const Unit &unit, const std::string &rule);
   bool planCuda(const Unit &unit, std::string &error);
-  bool planHostSide(const Unit &unit, std::string &lowered, std::string &ir,
-                    std::string &error);
+  bool planHostSide(const Unit &unit, HostSide &host, std::string &error);
   bool planPreprocess(const Unit &unit, const std::string &output,
                       std::string &error);
   bool planDeviceSide(const Unit &unit, std::vector<std::string> &deviceCode,
@@ -112,9 +118,8 @@ private:
                  std::vector<std::pair<Target, std::string>> &images);
   std::string planBundle(std::vector<std::pair<Target, std::string>> images,
                          const std::string &output, const std::string &source);
-  bool planHostObject(const Unit &unit, const std::string &ir,
-                      const std::vector<std::string> &deviceCode,
-                      std::string &error);
+  void planHostObject(const Unit &unit, const HostSide &host,
+                      const std::vector<std::string> &deviceCode);
   bool planLinking(std::string &error);
   bool afterScan(const std::string &manifest, std::string &error);
   bool finishLinking(bool deviceLink, const std::vector<TargetPair> &targets,
@@ -389,13 +394,14 @@ bool Planner::planCuda(const Unit &unit, std::string &error) {
   // The rule comes from the host side's preprocessing; without a host side
   // (-M, or -MD with -ptx, -cubin, -fatbin) it runs for the rule alone.
   if (deps && !wantsHost && !planPreprocess(unit, "", error)) return false;
-  std::string lowered, ir;
-  if (wantsHost && !planHostSide(unit, lowered, ir, error)) return false;
+  HostSide host;
+  if (wantsHost && !planHostSide(unit, host, error)) return false;
   if (!wantsDevice) return true;
   std::vector<std::string> deviceCode;
   if (!planDeviceSide(unit, deviceCode, error)) return false;
   if (!wantsHost) return true;
-  return planHostObject(unit, ir, deviceCode, error);
+  planHostObject(unit, host, deviceCode);
+  return true;
 }
 
 // The host preprocessing, to `output` ("-": stdout; empty: the dependency
@@ -429,10 +435,11 @@ bool Planner::planPreprocess(const Unit &unit, const std::string &output,
   return true;
 }
 
-bool Planner::planHostSide(const Unit &unit, std::string &lowered,
-                           std::string &ir, std::string &error) {
+bool Planner::planHostSide(const Unit &unit, HostSide &host,
+                           std::string &error) {
   std::string preprocessed = temp(unit.tempBase, ".cpp1.ii");
   if (!planPreprocess(unit, preprocessed, error)) return false;
+  std::string &lowered = host.lowered;
   lowered = o.phase == Phase::Cuda ? finalOr(unit.base + ".cu.cpp.ii")
                                    : temp(unit.tempBase, ".cu.cpp.ii");
   std::vector<std::string> cc1;
@@ -452,18 +459,18 @@ bool Planner::planHostSide(const Unit &unit, std::string &lowered,
   if (o.phase == Phase::Cuda) return true;
   // The host IR next, beside the device side (the host side is usually the
   // longer chain); the object once the device code is there.
-  cc1.clear();
-  if (!frontend::Invocations::hostCompile(sourceFor(unit), lowered, cc1, error))
+  if (!frontend::Invocations::hostCompile(sourceFor(unit), lowered, host.cc1,
+                                          error))
     return false;
-  ir = temp(unit.tempBase, ".host.bc");
+  host.ir = temp(unit.tempBase, ".host.bc");
   Job front{JobKind::HostIR};
   front.source = unit.input;
   front.inputs = {lowered};
-  front.outputs = {ir};
+  front.outputs = {host.ir};
   front.command = InternalCommand(t, "host-ir")
                       .value("-unit", lowered)
-                      .value("-o", ir)
-                      .cc1(cc1)
+                      .value("-o", host.ir)
+                      .cc1(host.cc1)
                       .argv;
   front.inProcess = true;
   graph.add(front);
@@ -567,24 +574,22 @@ std::string Planner::planBundle(std::vector<std::pair<Target, std::string>> imag
   return output;
 }
 
-bool Planner::planHostObject(const Unit &unit, const std::string &ir,
-                             const std::vector<std::string> &deviceCode,
-                             std::string &error) {
+// The object: the host IR with the device code embedded, generated with the
+// invocation host-ir parsed the lowered unit with.
+void Planner::planHostObject(const Unit &unit, const HostSide &host,
+                             const std::vector<std::string> &deviceCode) {
   std::string object = o.phase == Phase::Compile ? finalOr(unit.base + ".o")
                                                  : temp(unit.tempBase, ".o");
-  std::vector<std::string> cc1;
-  if (!frontend::Invocations::hostCompile(sourceFor(unit), ir, cc1, error))
-    return false;
   InternalCommand cmd(t, "compile-host");
-  cmd.value("-ir", ir);
+  cmd.value("-ir", host.ir);
   for (const std::string &code : deviceCode)
     cmd.value(rdcObject ? "-rdc-image" : "-fatbin", code);
   Job job{JobKind::CompileHost};
   job.source = unit.input;
-  job.inputs = {ir};
+  job.inputs = {host.ir};
   job.inputs.insert(job.inputs.end(), deviceCode.begin(), deviceCode.end());
   job.outputs = {object};
-  job.command = cmd.value("-o", object).cc1(cc1).argv;
+  job.command = cmd.value("-o", object).cc1(host.cc1).argv;
   job.inProcess = true;
   graph.add(job);
   linkInputs.push_back(object);
@@ -592,7 +597,6 @@ bool Planner::planHostObject(const Unit &unit, const std::string &ir,
     rdcUnits = true;
     deviceLinkInputs.push_back(object);
   }
-  return true;
 }
 
 // nvcc device-links whenever it links, so objects or -l archives with

@@ -20,16 +20,20 @@
 namespace mycc::offload {
 namespace {
 
-// The functions whose instructions use `value` (through constant
-// expressions too); uses in global variables' initializers are not
-// function uses.
-void forEachUsingFunction(const llvm::Value *value,
-                          const std::function<void(const llvm::Function *)> &fn) {
+// Who uses `value`, through constant expressions too: `fn` for each function
+// whose instructions do, `initializer` (if given) for each global variable
+// whose initializer does.
+void forEachUser(const llvm::Value *value,
+                 const std::function<void(const llvm::Function *)> &fn,
+                 const std::function<void()> &initializer = nullptr) {
   for (const llvm::User *user : value->users()) {
     if (const auto *inst = llvm::dyn_cast<llvm::Instruction>(user))
       fn(inst->getFunction());
-    else if (llvm::isa<llvm::Constant>(user) && !llvm::isa<llvm::GlobalValue>(user))
-      forEachUsingFunction(user, fn);
+    else if (llvm::isa<llvm::GlobalVariable>(user)) {
+      if (initializer) initializer();
+    } else if (llvm::isa<llvm::Constant>(user) &&
+               !llvm::isa<llvm::GlobalValue>(user))
+      forEachUser(user, fn, initializer);
   }
 }
 
@@ -43,7 +47,7 @@ partitionFunctions(const llvm::Module &module, unsigned parts) {
     if (!f.isDeclaration()) groups.insert(&f);
   for (const llvm::Function &f : module)
     if (!f.isDeclaration())
-      forEachUsingFunction(&f, [&](const llvm::Function *user) {
+      forEachUser(&f, [&](const llvm::Function *user) {
         groups.unionSets(&f, user);
       });
   std::vector<std::pair<size_t, std::vector<const llvm::Function *>>> sized;
@@ -103,18 +107,13 @@ variableParts(const llvm::Module &module,
   std::map<const llvm::GlobalVariable *, size_t> out;
   for (const llvm::GlobalVariable &v : module.globals()) {
     std::set<size_t> parts;
-    forEachUsingFunction(&v, [&](const llvm::Function *f) {
-      parts.insert(partOf.count(f) ? partOf[f] : 0);
-    });
     bool inInitializer = false;
-    std::function<void(const llvm::Value *)> scan = [&](const llvm::Value *x) {
-      for (const llvm::User *user : x->users())
-        if (llvm::isa<llvm::GlobalVariable>(user))
-          inInitializer = true;
-        else if (llvm::isa<llvm::Constant>(user))
-          scan(user);
-    };
-    scan(&v);
+    forEachUser(
+        &v,
+        [&](const llvm::Function *f) {
+          parts.insert(partOf.count(f) ? partOf[f] : 0);
+        },
+        [&] { inInitializer = true; });
     out[&v] = parts.size() == 1 && !inInitializer ? *parts.begin() : 0;
   }
   return out;

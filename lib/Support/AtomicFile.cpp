@@ -6,12 +6,22 @@
 
 namespace mycc::support {
 
-std::string temporaryBeside(const std::string &path) {
-  // createUniqueFile's model: each % becomes a random hex digit.
+namespace {
+
+// The model of a temporary's name beside `path`: each % becomes a random
+// hex digit (createUniquePath, createUniqueFile).
+llvm::SmallString<256> temporaryModel(const std::string &path) {
   llvm::SmallString<256> model(path);
   model += ".tmp-%%%%%%%%";
+  return model;
+}
+
+} // namespace
+
+std::string temporaryBeside(const std::string &path) {
   llvm::SmallString<256> unique;
-  llvm::sys::fs::createUniquePath(model, unique, /*MakeAbsolute=*/false);
+  llvm::sys::fs::createUniquePath(temporaryModel(path), unique,
+                                  /*MakeAbsolute=*/false);
   return std::string(unique);
 }
 
@@ -28,10 +38,9 @@ bool renameIntoPlace(const std::string &temp, const std::string &path,
 bool AtomicOutput::open(const std::string &target, std::string &error) {
   path = target;
   int fd = -1;
-  llvm::SmallString<256> model(path), unique;
-  model += ".tmp-%%%%%%%%";
+  llvm::SmallString<256> unique;
   if (std::error_code ec =
-          llvm::sys::fs::createUniqueFile(model, fd, unique)) {
+          llvm::sys::fs::createUniqueFile(temporaryModel(path), fd, unique)) {
     error = "cannot write " + path + ": " + ec.message();
     return false;
   }
