@@ -122,6 +122,9 @@ bool lowerHost(const ToolArgs &args, llvm::raw_ostream &diag,
   lowering::LoweringOptions options;
   options.rdc = args.has("-rdc");
   options.unitId = args.get("-unit-id");
+  options.forHostCompiler = args.has("-host-compiler");
+  options.fatbin = args.get("-fatbin");
+  options.rdcImages = args.all("-rdc-image");
   if (!lowering::lowerHostUnit(*ci, args.get("-source"), options, unit)) {
     error.clear(); // the diagnostics say why
     return false;

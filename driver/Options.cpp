@@ -224,6 +224,10 @@ const Spec kSpecs[] = {
    Group::Driver, "<number>", "Same as -split-compile (mycc splits code generation only)."},
   {"-time", "--time", "time", Kind::Value, Group::Driver, "<file>",
    "Append a CSV table with the time of each job to <file> (nvcc's columns; '-': stdout)."},
+  {"-allow-unsupported-compiler", "--allow-unsupported-compiler",
+   "allow-unsupported-compiler", Kind::Flag, Group::Driver, "",
+   "Let the CUDA headers accept a host compiler version they do not know (defines "
+   "__NV_NO_HOST_COMPILER_CHECK for the host compiler, as nvcc does)."},
   {"-jobserver", "--jobserver", "jobserver", Kind::Flag, Group::Driver, "",
    "Take the GNU make jobserver's tokens for parallel jobs (mycc does whenever make "
    "offers them)."},
@@ -247,7 +251,6 @@ const char *const kUnsupportedNvcc[][2] = {
   {"-dw", "--device-w"},
   {"-link", "--link"}, {"-lib", "--lib"},
   {"-objtemp", "--objdir-as-tempdir"}, {"-odir", "--output-directory"},
-  {"-allow-unsupported-compiler", "--allow-unsupported-compiler"},
   {"-arbin", "--archiver-binary"}, {"-cudadevrt", "--cudadevrt"},
   {"-ldir", "--libdevice-directory"}, {"-target-dir", "--target-directory"},
   {"-use-local-env", "--use-local-env"}, {"-force-cl-env-setup", "--force-cl-env-setup"},
@@ -671,7 +674,8 @@ struct Raw {
       listGpuCode = 0, help = 0, version = 0;
   // Build-system interface (docs/build-systems.md).
   int shared = 0, deviceDebug = 0, noDeprecatedGpuTargets = 0,
-      forwardToCompiler = 0, forwardToLinker = 0, run = 0, jobserver = 0;
+      forwardToCompiler = 0, forwardToLinker = 0, run = 0, jobserver = 0,
+      allowUnsupportedCompiler = 0;
   std::vector<std::string> runArgs;
 };
 
@@ -761,6 +765,7 @@ std::string runCli11(const Normalised &normalised, Raw &raw) {
   list("time", raw.time);
   list("split-compile", raw.splitCompile)->check(count("-split-compile"));
   app.add_flag("--jobserver", raw.jobserver);
+  app.add_flag("--allow-unsupported-compiler", raw.allowUnsupportedCompiler);
   list("werror", raw.werror)->check(oneOf("-Werror", toVector(kWerrorKinds)));
   list("dependencies", raw.dependencies);
   list("dependency-output", raw.dependencyOutput);
@@ -1205,6 +1210,7 @@ std::string driverOptions(const Raw &raw, Options &o,
   if (auto v = lastValue(raw.splitCompile, "split-compile", warnings))
     o.splitCompile = static_cast<unsigned>(std::stoul(*v));
   o.jobserver = raw.jobserver > 0;
+  o.allowUnsupportedCompiler = raw.allowUnsupportedCompiler > 0;
   if (auto v = lastValue(raw.cudaPath, "cuda-path", warnings))
     o.cudaPath = *v;
   if (auto v = lastValue(raw.ccbin, "compiler-bindir", warnings))

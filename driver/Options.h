@@ -111,6 +111,7 @@ struct Options {
   bool jobserver = false; // -jobserver (mycc uses make's jobserver anyway)
   std::string cudaPath; // --cuda-path, else CUDA_PATH, else the build default
   std::string ccbin;    // -ccbin
+  bool allowUnsupportedCompiler = false; // -allow-unsupported-compiler
 
   // Language flags.
   bool extendedLambda = false;

@@ -2,6 +2,7 @@
 
 #include "AtomicFile.h"
 #include "Frontend.h"
+#include "HostCompiler.h"
 #include "InternalTools.h"
 #include "Ptxas.h"
 
@@ -70,6 +71,8 @@ frontend::SourceOptions sourceOptions(const Options &o, const Toolkit &t) {
   s.noWarnings = o.noWarnings;
   s.warningsAsErrors = o.warningsAsErrors;
   s.hostCompilerFlags = o.xcompiler;
+  s.allowUnsupportedCompiler = o.allowUnsupportedCompiler;
+  s.hostCompilerPipeline = t.hostCompilerPipeline;
   s.prelude = t.prelude;
   s.errorLimit = o.errorLimit;
   s.rdc = o.rdc;
@@ -109,6 +112,10 @@ private:
   void planPublish(const Unit &unit, const std::string &rule);
   bool planCuda(const Unit &unit, std::string &error);
   bool planHostSide(const Unit &unit, HostSide &host, std::string &error);
+  bool planHostCompilerSide(const Unit &unit, std::string &error);
+  frontend::HostCompilerCommands hostCompiler() const {
+    return {t.hostCompiler, t.hostHeader};
+  }
   bool planPreprocess(const Unit &unit, const std::string &output,
                       std::string &error);
   bool planDeviceSide(const Unit &unit, std::vector<std::string> &deviceCode,
@@ -394,6 +401,8 @@ bool Planner::planCuda(const Unit &unit, std::string &error) {
   // The rule comes from the host side's preprocessing; without a host side
   // (-M, or -MD with -ptx, -cubin, -fatbin) it runs for the rule alone.
   if (deps && !wantsHost && !planPreprocess(unit, "", error)) return false;
+  if (wantsHost && t.hostCompilerPipeline)
+    return planHostCompilerSide(unit, error);
   HostSide host;
   if (wantsHost && !planHostSide(unit, host, error)) return false;
   if (!wantsDevice) return true;
@@ -421,6 +430,13 @@ bool Planner::planPreprocess(const Unit &unit, const std::string &output,
     depsOut.phonyTargets = o.depsPhonyTargets;
     depsOut.rulesOnly = output.empty();
     job.outputs.push_back(depsOut.file);
+  }
+  if (t.hostCompilerPipeline) {
+    job.command = hostCompiler().preprocess(sourceFor(unit), unit.input, output,
+                                            rule ? &depsOut : nullptr);
+    graph.add(job);
+    if (rule) planPublish(unit, depsOut.file);
+    return true;
   }
   std::vector<std::string> cc1;
   if (!frontend::Invocations::hostPreprocess(sourceFor(unit), unit.input, cc1,
@@ -474,6 +490,56 @@ bool Planner::planHostSide(const Unit &unit, HostSide &host,
                       .argv;
   front.inProcess = true;
   graph.add(front);
+  return true;
+}
+
+// The host half through the host compiler (docs/design.md, "The host
+// half"): it preprocesses, mycc lowers the text (Clang's parse, in-process)
+// and the host compiler compiles the lowered unit, which has the assembler
+// embed the device code. The device side is planned first only because the
+// lowered unit names its files; lower-host does not read them and runs
+// beside it.
+bool Planner::planHostCompilerSide(const Unit &unit, std::string &error) {
+  std::string preprocessed = temp(unit.tempBase, ".cpp1.ii");
+  if (!planPreprocess(unit, preprocessed, error)) return false;
+  std::vector<std::string> deviceCode;
+  bool cuda = o.phase == Phase::Cuda;
+  if (!cuda && !planDeviceSide(unit, deviceCode, error)) return false;
+  std::string lowered = cuda ? finalOr(unit.base + ".cu.cpp.ii")
+                             : temp(unit.tempBase, ".cudafe1.ii");
+  std::vector<std::string> cc1;
+  if (!frontend::hostLoweringInvocation(sourceFor(unit), preprocessed, cc1,
+                                        error))
+    return false;
+  InternalCommand lower(t, "lower-host");
+  lower.value("-source", unit.input).flag("-host-compiler");
+  if (o.rdc) lower.flag("-rdc").value("-unit-id", unit.id);
+  for (const std::string &code : deviceCode)
+    lower.value(rdcObject ? "-rdc-image" : "-fatbin", code);
+  Job job{JobKind::LowerHost};
+  job.source = unit.input;
+  job.inputs = {preprocessed};
+  job.outputs = {lowered};
+  job.command = lower.value("-o", lowered).cc1(cc1).argv;
+  job.inProcess = true;
+  graph.add(job);
+  if (cuda) return true;
+
+  std::string object = o.phase == Phase::Compile ? finalOr(unit.base + ".o")
+                                                 : temp(unit.tempBase, ".o");
+  Job compile{JobKind::CompileHost};
+  compile.source = unit.input;
+  compile.inputs = {lowered};
+  compile.inputs.insert(compile.inputs.end(), deviceCode.begin(),
+                        deviceCode.end());
+  compile.outputs = {object};
+  compile.command = hostCompiler().compile(sourceFor(unit), lowered, object);
+  graph.add(compile);
+  linkInputs.push_back(object);
+  if (rdcObject) {
+    rdcUnits = true;
+    deviceLinkInputs.push_back(object);
+  }
   return true;
 }
 

@@ -145,13 +145,32 @@ std::string cudaPathOf(const Options &o) {
 
 namespace {
 
-std::string hostCompilerOf(const Options &o) {
-  if (!o.ccbin.empty()) {
-    if (llvm::sys::fs::is_directory(o.ccbin)) return o.ccbin + "/g++";
-    return o.ccbin;
+// -ccbin, else NVCC_CCBIN, as nvcc reads them; empty when neither is set.
+std::string hostCompilerRequest(const Options &o) {
+  if (!o.ccbin.empty()) return o.ccbin;
+  if (auto env = llvm::sys::Process::GetEnv("NVCC_CCBIN"); env && !env->empty())
+    return *env;
+  return {};
+}
+
+// A directory means its g++ (else c++, clang++); a name without a slash is
+// looked up on PATH, so that the command lines mycc prints name a file.
+std::string hostCompilerOf(const std::string &request) {
+  if (request.empty()) {
+    if (auto found = llvm::sys::findProgramByName("g++")) return *found;
+    return "g++";
   }
-  if (auto found = llvm::sys::findProgramByName("g++")) return *found;
-  return "g++";
+  if (llvm::sys::fs::is_directory(request)) {
+    for (const char *name : {"g++", "c++", "clang++"}) {
+      llvm::SmallString<256> path(request);
+      llvm::sys::path::append(path, name);
+      if (llvm::sys::fs::can_execute(path)) return std::string(path);
+    }
+    return request + "/g++";
+  }
+  if (request.find('/') == std::string::npos)
+    if (auto found = llvm::sys::findProgramByName(request)) return *found;
+  return request;
 }
 
 } // namespace
@@ -165,7 +184,9 @@ bool discoverToolkit(const Options &o, const std::string &self, Toolkit &t,
     return false;
   }
   t.ptxas = t.cudaPath + "/bin/ptxas";
-  t.hostCompiler = hostCompilerOf(o);
+  std::string request = hostCompilerRequest(o);
+  t.hostCompiler = hostCompilerOf(request);
+  t.hostCompilerPipeline = !request.empty();
   t.self = self;
   t.prefix =
       llvm::sys::path::parent_path(llvm::sys::path::parent_path(self)).str();
@@ -175,6 +196,7 @@ bool discoverToolkit(const Options &o, const std::string &self, Toolkit &t,
   llvm::SmallString<256> prelude(t.prefix);
   llvm::sys::path::append(prelude, "include", "mycc", "prelude.h");
   t.prelude = std::string(prelude);
+  t.hostHeader = (llvm::sys::path::parent_path(prelude) + "/host.h").str();
   if (!llvm::sys::fs::exists(t.prelude)) {
     error = "mycc's prelude header is missing: " + t.prelude;
     return false;

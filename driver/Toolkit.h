@@ -37,11 +37,16 @@ std::optional<CudaVersion> parseCudaVersion(const std::string &text);
 struct Toolkit {
   std::string cudaPath;
   std::string ptxas;
-  // The host compiler that compiles .c/.cpp inputs and links: -ccbin as
-  // given (a directory means its g++), else g++ found on PATH (an absolute
-  // path: build systems take the link command's first word as their link
-  // driver).
+  // The host compiler that compiles .c/.cpp inputs and links: -ccbin, else
+  // NVCC_CCBIN (a directory means its g++, a bare name is found on PATH),
+  // else g++ found on PATH (an absolute path: build systems take the link
+  // command's first word as their link driver).
   std::string hostCompiler;
+  // Whether the host half of each .cu goes through the host compiler
+  // (preprocess, lower, compile: docs/design.md, "The host half"): when
+  // -ccbin or NVCC_CCBIN names one. Otherwise Clang, in-process.
+  bool hostCompilerPipeline = false;
+  std::string hostHeader; // include/mycc/host.h, for the host compiler
   // The toolkit-shaped prefix: the directory above mycc's bin/, whose lib64/
   // holds mycc's runtime (libmycc_rt.a) and links to the toolkit's libraries
   // (docs/build-systems.md).

@@ -22,6 +22,11 @@
 #include <new>
 #endif
 
+// nvcc's crt/common_functions.h includes <time.h> on both sides: code that
+// calls clock() or uses CLOCKS_PER_SEC with only <cuda_runtime.h> (or
+// nothing) included compiles with nvcc.
+#include <time.h>
+
 //===----------------------------------------------------------------------===//
 // Host min/max (crt/math_functions.hpp)
 //===----------------------------------------------------------------------===//

@@ -30,22 +30,6 @@ std::optional<GpuArch> archOf(const std::string &gpuArch) {
   return target->arch;
 }
 
-// __CUDA_ARCH_LIST__ as nvcc 13 defines it: the __CUDA_ARCH__ value of every
-// virtual arch of the build, ascending, each once, suffixes dropped
-// ("-gencode arch=compute_80,code=sm_80 -arch=sm_90a" gives 800,900).
-std::string archListValue(const std::vector<std::string> &gpuArchs) {
-  std::vector<unsigned> values;
-  for (const auto &name : gpuArchs)
-    if (std::optional<GpuArch> arch = archOf(name))
-      values.push_back(archMacroValue(*arch));
-  std::sort(values.begin(), values.end());
-  values.erase(std::unique(values.begin(), values.end()), values.end());
-  std::string list;
-  for (unsigned value : values)
-    list += (list.empty() ? "" : ",") + std::to_string(value);
-  return list;
-}
-
 // The macros nvcc 13 defines for a suffixed virtual arch on top of
 // __CUDA_ARCH__ (measured: the device-side preprocessing of `nvcc --dryrun`):
 //   compute_XYa: __CUDA_ARCH_SPECIFIC__ and __CUDA_ARCH_FAMILY_SPECIFIC__,
@@ -237,6 +221,22 @@ void addHostArgs(const SourceOptions &o, std::vector<std::string> &a) {
 
 } // namespace
 
+// __CUDA_ARCH_LIST__ as nvcc 13 defines it: the __CUDA_ARCH__ value of every
+// virtual arch of the build, ascending, each once, suffixes dropped
+// ("-gencode arch=compute_80,code=sm_80 -arch=sm_90a" gives 800,900).
+std::string archListValue(const std::vector<std::string> &gpuArchs) {
+  std::vector<unsigned> values;
+  for (const auto &name : gpuArchs)
+    if (std::optional<GpuArch> arch = archOf(name))
+      values.push_back(archMacroValue(*arch));
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  std::string list;
+  for (unsigned value : values)
+    list += (list.empty() ? "" : ",") + std::to_string(value);
+  return list;
+}
+
 // The dependency rule, as cc1 options (what clang's driver makes of -MD -MF
 // -MT, -MMD, -MP): after the action option (-E, or -Eonly for the rule alone,
 // which then has no output file).
@@ -345,6 +345,7 @@ bool Invocations::device(const SourceOptions &o, const std::string &input,
   // option; lib/Offload sets that (offload::applyBackendOptions) and checks the
   // two agree.
   cc1.push_back("-fcuda-short-ptr");
+  if (o.hostCompilerPipeline) cc1.push_back("-fgpu-defer-diag");
   return true;
 }
 

@@ -34,6 +34,13 @@ struct SourceOptions {
   bool noWarnings = false;
   bool warningsAsErrors = false;
   std::vector<std::string> hostCompilerFlags; // -Xcompiler, for the host side
+  bool allowUnsupportedCompiler = false; // -allow-unsupported-compiler
+  // The host half goes through the host compiler: the device side then
+  // defers the diagnostics of code it does not emit (-fgpu-defer-diag), as
+  // host functions' errors are the host side's to report; Clang's CUDA
+  // headers do not declare the host library the way the host compiler's
+  // headers do (unqualified isfinite on a float, clock() without <ctime>).
+  bool hostCompilerPipeline = false;
   // mycc's prelude header (include/mycc/prelude.h), included first into the
   // .cu on the host (preprocessing) and the device side; empty for none.
   std::string prelude;
@@ -103,6 +110,10 @@ createCompilerInstance(const std::vector<std::string> &cc1,
                        const std::vector<InMemoryFile> &inMemoryInputs,
                        std::string &error,
                        llvm::raw_ostream *diagnostics = nullptr);
+
+// __CUDA_ARCH_LIST__'s value as nvcc 13 defines it: the __CUDA_ARCH__ value
+// of every virtual arch (`gpuArchs`, "sm_80" form) ascending, each once.
+std::string archListValue(const std::vector<std::string> &gpuArchs);
 
 // Prints a cc1 command line, for -v and --dryrun.
 std::string formatCommand(const std::string &tool,

@@ -1,4 +1,5 @@
 #include "HostLowering.h"
+#include "HostCompilerText.h"
 #include "SharedInit.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -80,6 +81,11 @@ public:
   bool shouldVisitImplicitCode() const { return false; }
 
   bool VisitFunctionDecl(FunctionDecl *fd) {
+    if (options.forHostCompiler && fd->isInvalidDecl()) {
+      leaveOutRedeclaration(fd);
+      return true;
+    }
+    if (options.forHostCompiler) leaveOutDeviceBody(fd);
     if (!fd->hasAttr<CUDAGlobalAttr>()) return true;
     rewriteKernelAttrs(fd);
     if (fd->doesThisDeclarationHaveABody() && inMainFile(fd->getLocation()))
@@ -336,6 +342,65 @@ private:
     return false; // a namespace-scope initializer: host code
   }
 
+  // A __device__ function's body is device code the host compiler cannot
+  // compile (inline PTX, device builtins) and would emit for the host:
+  // nvcc's host side keeps the declaration only, and so does this. Bodies
+  // stay where a declaration cannot replace them: constexpr functions (the
+  // host may evaluate them), lambdas (their closure types are host types),
+  // and constructors with member initializers.
+  void leaveOutDeviceBody(FunctionDecl *fd) {
+    if (!fd->hasAttr<CUDADeviceAttr>() || fd->hasAttr<CUDAHostAttr>() ||
+        fd->hasAttr<CUDAGlobalAttr>() || !fd->doesThisDeclarationHaveABody() ||
+        fd->isConstexpr() || fd->isDefaulted() || fd->isDeleted())
+      return;
+    if (const auto *method = dyn_cast<CXXMethodDecl>(fd))
+      if (method->getParent()->isLambda()) return;
+    if (const auto *ctor = dyn_cast<CXXConstructorDecl>(fd))
+      for (const CXXCtorInitializer *init : ctor->inits())
+        if (init->isWritten()) return;
+    Stmt *body = fd->getBody();
+    if (!body || isa<CXXTryStmt>(body)) return;
+    SourceRange range = body->getSourceRange();
+    if (!inMainFile(range.getBegin()) || !range.getEnd().isFileID()) return;
+    if (!fd->isOutOfLine()) {
+      rw.ReplaceText(range, ";");
+      return;
+    }
+    // Out of its class, a declaration is not allowed: the definition goes,
+    // unless the host compiler emits it only where used (inline, templates).
+    if (fd->isInlined() || fd->isTemplated()) return;
+    SourceLocation begin = fd->getOuterLocStart();
+    if (!inMainFile(begin)) return;
+    rw.RemoveText(SourceRange(begin, range.getEnd()));
+  }
+
+  // A redeclaration Clang rejected under acceptNvccRedeclarations because
+  // it lacks the constexpr of the library's declaration (CUDA's headers
+  // redeclare std::abs, std::sin, ... so): nvcc's front end merges it into
+  // the first declaration, and the host compiler would reject it, so it is
+  // left out. (The other kind, a __host__ __device__ redeclaration, is a
+  // plain redeclaration to the host compiler and stays.)
+  void leaveOutRedeclaration(FunctionDecl *fd) {
+    if (fd->doesThisDeclarationHaveABody() || fd->isConstexpr()) return;
+    bool constexprElsewhere = false;
+    for (NamedDecl *other : fd->getDeclContext()->lookup(fd->getDeclName())) {
+      const auto *ofd = dyn_cast<FunctionDecl>(other);
+      if (const auto *ftd = dyn_cast<FunctionTemplateDecl>(other))
+        ofd = ftd->getTemplatedDecl();
+      if (ofd && ofd != fd && !ofd->isInvalidDecl() && ofd->isConstexpr() &&
+          ctx.hasSameFunctionTypeIgnoringExceptionSpec(ofd->getType(),
+                                                       fd->getType()))
+        constexprElsewhere = true;
+    }
+    if (!constexprElsewhere) return;
+    SourceRange range = fd->getSourceRange();
+    if (!inMainFile(range.getBegin()) || !range.getEnd().isFileID()) return;
+    SourceLocation semi = Lexer::findLocationAfterToken(
+        range.getEnd(), tok::semi, sm, ctx.getLangOpts(), false);
+    if (semi.isInvalid()) return;
+    rw.RemoveText(CharSourceRange::getCharRange(range.getBegin(), semi));
+  }
+
   void unsupported(SourceLocation loc, llvm::StringRef what) {
     auto &diags = ctx.getDiagnostics();
     unsigned id = diags.getCustomDiagID(DiagnosticsEngine::Error,
@@ -489,6 +554,40 @@ private:
   bool hadError = false;
 };
 
+// The device code in the host object, put there by the assembler: the fat
+// binary in .nv_fatbin with its __fatBinC_Wrapper_t {magic, version 1, data,
+// NULL} in .nvFatBinSegment, where cuobjdump and the CUDA runtime look (what
+// lib/Offload/HostObject.cpp emits for Clang); with -rdc, the unit's images
+// back to back in .llvm.offloading, excluded from linked files, where the
+// device link reads them. The wrapper is local to the object: the unit's
+// table refers to it by name.
+std::string embeddedDeviceCode(const LoweringOptions &options) {
+  auto quoted = [](const std::string &path) {
+    std::string out;
+    for (char c : path) {
+      if (c == '"' || c == '\\') out += "\\\\\\";
+      out += c;
+    }
+    return "\\\"" + out + "\\\"";
+  };
+  std::string asmText;
+  if (!options.fatbin.empty())
+    asmText = ".pushsection .nv_fatbin,\\\"a\\\",@progbits\\n.balign 8\\n"
+              ".L__mycc_fatbin_data:\\n.incbin " + quoted(options.fatbin) +
+              "\\n.popsection\\n.pushsection .nvFatBinSegment,\\\"aw\\\",@progbits\\n"
+              ".balign 8\\n" + std::string(kFatbinWrapperSymbol) +
+              ":\\n.long 0x466243b1\\n.long 1\\n.quad .L__mycc_fatbin_data\\n"
+              ".quad 0\\n.popsection\\n";
+  if (!options.rdcImages.empty()) {
+    asmText = ".pushsection .llvm.offloading,\\\"e\\\",@progbits\\n.balign 8\\n";
+    for (const std::string &image : options.rdcImages)
+      asmText += ".incbin " + quoted(image) + "\\n";
+    asmText += ".popsection\\n";
+  }
+  if (asmText.empty()) return {};
+  return "\n// mycc: the device code\n__asm__(\"" + asmText + "\");\n";
+}
+
 class LoweringConsumer : public ASTConsumer {
 public:
   LoweringConsumer(CompilerInstance &ci, const std::string &sourceName,
@@ -503,10 +602,16 @@ public:
     lowerer.collectSpecializations();
     if (lowerer.failed()) return;
     FileID main = ctx.getSourceManager().getMainFileID();
+    std::string head, tail = lowerer.registrationTable(sourceName);
+    if (options.forHostCompiler) {
+      // As nvcc's lowered units: the CUDA attributes stay in the text, and
+      // the host compiler is told not to warn about them.
+      head = "#pragma GCC diagnostic ignored \"-Wattributes\"\n";
+      tail += embeddedDeviceCode(options);
+    }
     rw.InsertTextBefore(ctx.getSourceManager().getLocForStartOfFile(main),
-                        abiPrelude() + lowerer.managedDeclarations());
-    rw.InsertTextAfter(ctx.getSourceManager().getLocForEndOfFile(main),
-                       lowerer.registrationTable(sourceName));
+                        head + abiPrelude() + lowerer.managedDeclarations());
+    rw.InsertTextAfter(ctx.getSourceManager().getLocForEndOfFile(main), tail);
     const auto &buffer = rw.getEditBuffer(main);
     out.text.assign(buffer.begin(), buffer.end());
     out.kernels = lowerer.numKernels();
@@ -559,23 +664,88 @@ static void silenceDeviceOnlyWarnings(clang::DiagnosticsEngine &diags) {
                     clang::diag::Severity::Ignored, clang::SourceLocation());
 }
 
+// Clang's rules that CUDA's headers, read as nvcc's front end reads them,
+// break: a __host__ __device__ redeclaration of a __host__ C library
+// function (where mycc/host.h's region does not cover the first
+// declaration) and std::abs/sin/... redeclared without libstdc++'s
+// constexpr. Each is one function to nvcc's front end and to the host
+// compiler; Clang keeps the first declaration. Errors of the user's code of
+// these kinds still come from the device side, which parses the same code.
+static void acceptNvccRedeclarations(clang::DiagnosticsEngine &diags) {
+  for (unsigned id : {clang::diag::err_cuda_ovl_target,
+                      clang::diag::err_constexpr_redecl_mismatch})
+    diags.setSeverity(id, clang::diag::Severity::Ignored,
+                      clang::SourceLocation());
+}
+
+// The host compiler's spelling of the lowered unit: HostCompilerText's
+// changes undone, and mycc/host.h's pragmas for Clang left out (a blank
+// line each, so the line markers stay right).
+static std::string forHostCompiler(const HostCompilerText &spelling,
+                                   const std::string &lowered) {
+  std::string text = spelling.forHostCompiler(lowered);
+  // CUDA's attributes, as host_defines.h spells them: nvcc's lowered units
+  // have none left either (the host compiler ignores most, with a warning,
+  // and rejects them on deduction guides).
+  for (const char *attr :
+       {"__attribute__((host))", "__attribute__((device))",
+        "__attribute__((global))", "__attribute__((shared))",
+        "__attribute__((constant))", "__attribute__((managed))",
+        "__attribute__((device_builtin))", "__attribute__((cudart_builtin))",
+        "__attribute__((device_builtin_texture_type))",
+        "__attribute__((device_builtin_surface_type))",
+        "__attribute__((grid_constant))", "__attribute__((nv_weak))"})
+    for (size_t at = text.find(attr); at != std::string::npos;
+         at = text.find(attr, at))
+      text.erase(at, std::char_traits<char>::length(attr));
+  for (const char *pragma : {"#pragma clang force_cuda_host_device begin",
+                             "#pragma clang force_cuda_host_device end"})
+    for (size_t at = text.find(pragma); at != std::string::npos;
+         at = text.find(pragma, at))
+      text.erase(at, std::char_traits<char>::length(pragma));
+  return text;
+}
+
 bool lowerHostUnit(clang::CompilerInstance &instance,
                    const std::string &sourceName,
                    const LoweringOptions &options, LoweredUnit &out) {
   silenceDeviceOnlyWarnings(instance.getDiagnostics());
+  HostCompilerText spelling;
+  if (options.forHostCompiler) {
+    acceptNvccRedeclarations(instance.getDiagnostics());
+    const auto &inputs = instance.getFrontendOpts().Inputs;
+    if (inputs.size() != 1 || !inputs[0].isFile()) return false;
+    std::string name = inputs[0].getFile().str();
+    auto file = llvm::MemoryBuffer::getFile(name);
+    if (!file) {
+      instance.getDiagnostics().Report(
+          instance.getDiagnostics().getCustomDiagID(
+              clang::DiagnosticsEngine::Error, "cannot read '%0': %1"))
+          << name << file.getError().message();
+      return false;
+    }
+    std::string text = spelling.forClang((*file)->getBuffer().str());
+    instance.getPreprocessorOpts().addRemappedFile(
+        name, llvm::MemoryBuffer::getMemBufferCopy(text, name).release());
+  }
   SharedInitRecovery recovery;
   recovery.watch(instance);
   LoweringAction action(sourceName, options, out, &recovery);
   bool ok = instance.ExecuteAction(action);
   std::vector<frontend::InMemoryFile> rewritten;
-  if (!recovery.finish(rewritten))
-    return ok && !instance.getDiagnostics().hasErrorOccurred() &&
-           !out.text.empty();
+  if (!recovery.finish(rewritten)) {
+    ok = ok && !instance.getDiagnostics().hasErrorOccurred() &&
+         !out.text.empty();
+    if (ok && options.forHostCompiler) out.text = forHostCompiler(spelling, out.text);
+    return ok;
+  }
 
   // __shared__ declarations Clang rejected were rewritten (SharedInit.h):
   // lower the rewritten unit, with the same options and diagnostics.
   auto invocation =
       std::make_shared<CompilerInvocation>(instance.getInvocation());
+  if (options.forHostCompiler) // the rewritten text replaces forClang's
+    invocation->getPreprocessorOpts().clearRemappedFiles();
   for (const auto &f : rewritten)
     invocation->getPreprocessorOpts().addRemappedFile(
         f.name, llvm::MemoryBuffer::getMemBufferCopy(f.text, f.name).release());
@@ -583,10 +753,13 @@ bool lowerHostUnit(clang::CompilerInstance &instance,
   retry.createDiagnostics(instance.getDiagnostics().getClient(),
                           /*ShouldOwnClient=*/false);
   silenceDeviceOnlyWarnings(retry.getDiagnostics());
+  if (options.forHostCompiler) acceptNvccRedeclarations(retry.getDiagnostics());
   out = LoweredUnit();
   LoweringAction again(sourceName, options, out, nullptr);
   ok = retry.ExecuteAction(again);
-  return ok && !retry.getDiagnostics().hasErrorOccurred() && !out.text.empty();
+  ok = ok && !retry.getDiagnostics().hasErrorOccurred() && !out.text.empty();
+  if (ok && options.forHostCompiler) out.text = forHostCompiler(spelling, out.text);
+  return ok;
 }
 
 std::string deviceLinkUnit(const std::vector<std::string> &unitIds,

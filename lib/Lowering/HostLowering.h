@@ -39,6 +39,17 @@ struct LoweringOptions {
   // `unitId` is the unit's Clang -cuid, which must be set on `instance`.
   bool rdc = false;
   std::string unitId;
+  // The unit was preprocessed by the host compiler, which compiles what the
+  // lowering writes (docs/design.md, "The host half"): Clang reads it in its
+  // own spelling (HostCompilerText.h) and with CUDA's redeclarations of C
+  // library functions accepted; device-only function bodies are left out
+  // (the host compiler could not compile them); the device code is
+  // embedded by the assembler (.incbin of `fatbin`, or with -rdc of each of
+  // `rdcImages`, which must exist when the host compiler runs). Neither
+  // given: the unit refers to a fat binary it does not define (-cuda).
+  bool forHostCompiler = false;
+  std::string fatbin;
+  std::vector<std::string> rdcImages;
 };
 
 bool lowerHostUnit(clang::CompilerInstance &instance,

@@ -1,0 +1,55 @@
+// mycc's host-side header for the host-compiler pipeline (docs/design.md,
+// "The host half"): the host compiler (g++, or whatever -ccbin names)
+// preprocesses every .cu with `-include mycc/host.h` where nvcc passes
+// `-include cuda_runtime.h`. The text it writes is read twice: by Clang,
+// which parses it in CUDA host mode to lower it, and by the host compiler,
+// which compiles the lowered text. Everything here serves the first reader
+// without changing what the second compiles. Not meant for user code.
+#ifndef MYCC_HOST_H
+#define MYCC_HOST_H
+#pragma GCC system_header
+
+// CUDA's headers declare C library functions a second time as
+// __host__ __device__ (clock, memcpy, sin, __assert_fail, ...). nvcc's front
+// end takes that as one function; Clang rejects a __host__ __device__
+// redeclaration of a __host__ function ("cannot overload"). Declared inside
+// this region, the C library's own declarations are implicitly
+// __host__ __device__ too, so both agree. The host compiler ignores the
+// pragma; the lowering removes it from what the host compiler reads.
+#pragma clang force_cuda_host_device begin
+#include <cuda_runtime.h>
+#pragma clang force_cuda_host_device end
+
+#ifdef __cplusplus
+// Placement new in device code (CUB, Thrust): nvcc's front end lets device
+// code call libstdc++'s host-only inline definition; for Clang a device
+// declaration does. The host compiler sees a redeclaration.
+__attribute__((device)) void *operator new(__SIZE_TYPE__, void *) noexcept;
+__attribute__((device)) void *operator new[](__SIZE_TYPE__, void *) noexcept;
+#endif
+
+// nvcc spells __managed__ as __attribute__((managed)), which Clang knows
+// only for HIP; mycc's lowering recognises this spelling (the one the
+// device side's prelude uses) and registers the variable.
+#undef __managed__
+#define __managed__ __attribute__((device, annotate("mycc.managed")))
+
+// __maxnreg__ is a device-only property, as __launch_bounds__ is; Clang
+// does not know CUDA's spelling of it.
+#undef __maxnreg__
+#define __maxnreg__(N)
+
+// Builtins of nvcc's front end that CCCL queries under --extended-lambda;
+// nvcc's own host compile defines them the same way.
+#define __nv_is_extended_device_lambda_closure_type(X) false
+#define __nv_is_extended_host_device_lambda_closure_type(X) false
+#define __nv_is_extended_device_lambda_with_preserved_return_type(X) false
+
+// A unit that calls no CUDA runtime function itself still links the CUDA
+// runtime, which mycc's runtime needs (include/mycc/prelude.h says why).
+#ifdef __cplusplus
+static cudaError_t (*const __mycc_cudart_anchor)(void)
+    __attribute__((used)) = &cudaGetLastError;
+#endif
+
+#endif // MYCC_HOST_H

@@ -1,0 +1,79 @@
+#include "HostCompiler.h"
+
+namespace mycc::frontend {
+
+namespace {
+
+// The user's -std, -O, -g and -Xcompiler flags, for both of the host
+// compiler's jobs (nvcc passes them to both).
+void addHostFlags(const SourceOptions &o, std::vector<std::string> &cmd) {
+  if (!o.std.empty()) cmd.push_back("-std=" + o.std);
+  if (o.hostOptLevel) cmd.push_back("-O" + std::to_string(o.hostOptLevel));
+  if (o.hostDebug) cmd.push_back("-g");
+  if (o.noWarnings) cmd.push_back("-w");
+  cmd.insert(cmd.end(), o.hostCompilerFlags.begin(), o.hostCompilerFlags.end());
+}
+
+} // namespace
+
+std::vector<std::string>
+HostCompilerCommands::preprocess(const SourceOptions &o, const std::string &input,
+                                 const std::string &output,
+                                 const DependencyOutput *deps) const {
+  // nvcc's host preprocessing (`nvcc --dryrun`): __CUDACC__ and __NVCC__,
+  // the version macros, every arch of the build in __CUDA_ARCH_LIST__, no
+  // __CUDA_ARCH__, the toolkit's include directories, cuda_runtime.h first
+  // (here through mycc/host.h, which includes it).
+  std::vector<std::string> cmd{compiler, "-E", "-x", "c++"};
+  if (!o.gpuArchs.empty())
+    cmd.push_back("-D__CUDA_ARCH_LIST__=" + archListValue(o.gpuArchs));
+  cmd.insert(cmd.end(), {"-D__CUDACC__", "-D__NVCC__", "-D__MYCC__=1"});
+  if (o.cudaVerMajor) {
+    cmd.push_back("-D__CUDACC_VER_MAJOR__=" + std::to_string(o.cudaVerMajor));
+    cmd.push_back("-D__CUDACC_VER_MINOR__=" + std::to_string(o.cudaVerMinor));
+    cmd.push_back("-D__CUDACC_VER_BUILD__=" + std::to_string(o.cudaVerBuild));
+    cmd.push_back("-D__CUDA_API_VER_MAJOR__=" + std::to_string(o.cudaVerMajor));
+    cmd.push_back("-D__CUDA_API_VER_MINOR__=" + std::to_string(o.cudaVerMinor));
+  }
+  if (o.allowUnsupportedCompiler) cmd.push_back("-D__NV_NO_HOST_COMPILER_CHECK=1");
+  for (const auto &d : o.includeDirs) cmd.push_back("-I" + d);
+  for (const auto &d : o.systemIncludeDirs) cmd.insert(cmd.end(), {"-isystem", d});
+  cmd.insert(cmd.end(), {"-isystem", o.cudaPath + "/include", "-isystem",
+                         o.cudaPath + "/include/cccl"});
+  for (const auto &m : o.macros) cmd.push_back(m);
+  cmd.insert(cmd.end(), {"-include", hostHeader});
+  for (const auto &f : o.preIncludes) cmd.insert(cmd.end(), {"-include", f});
+  addHostFlags(o, cmd);
+  cmd.push_back("-m64");
+  if (deps) {
+    cmd.push_back(deps->rulesOnly ? (deps->systemHeaders ? "-M" : "-MM")
+                                  : (deps->systemHeaders ? "-MD" : "-MMD"));
+    cmd.insert(cmd.end(), {"-MF", deps->file, "-MT", deps->target});
+    if (deps->phonyTargets) cmd.push_back("-MP");
+  }
+  cmd.push_back(input);
+  if (!output.empty() && output != "-") cmd.insert(cmd.end(), {"-o", output});
+  return cmd;
+}
+
+std::vector<std::string>
+HostCompilerCommands::compile(const SourceOptions &o, const std::string &lowered,
+                              const std::string &output) const {
+  std::vector<std::string> cmd{compiler, "-c", "-x", "c++-cpp-output"};
+  addHostFlags(o, cmd);
+  cmd.insert(cmd.end(), {"-m64", lowered, "-o", output});
+  return cmd;
+}
+
+bool hostLoweringInvocation(const SourceOptions &o, const std::string &input,
+                            std::vector<std::string> &cc1, std::string &error) {
+  SourceOptions parse = o;
+  parse.hostCompilerFlags.clear();
+  parse.noWarnings = true;
+  parse.warningsAsErrors = false;
+  if (!Invocations::hostCompile(parse, input, cc1, error)) return false;
+  cc1.push_back("-fgpu-defer-diag");
+  return true;
+}
+
+} // namespace mycc::frontend
