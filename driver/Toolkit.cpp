@@ -153,8 +153,8 @@ std::string hostCompilerRequest(const Options &o) {
   return {};
 }
 
-// A directory means its g++ (else c++, clang++); a name without a slash is
-// looked up on PATH, so that the command lines mycc prints name a file.
+// A directory means its g++ (else c++, clang++); anything else is used as
+// given.
 std::string hostCompilerOf(const std::string &request) {
   if (request.empty()) {
     if (auto found = llvm::sys::findProgramByName("g++")) return *found;
@@ -168,9 +168,7 @@ std::string hostCompilerOf(const std::string &request) {
     }
     return request + "/g++";
   }
-  if (request.find('/') == std::string::npos)
-    if (auto found = llvm::sys::findProgramByName(request)) return *found;
-  return request;
+  return request; // as given, as nvcc prints it
 }
 
 } // namespace

@@ -38,7 +38,7 @@ struct Toolkit {
   std::string cudaPath;
   std::string ptxas;
   // The host compiler that compiles .c/.cpp inputs and links: -ccbin, else
-  // NVCC_CCBIN (a directory means its g++, a bare name is found on PATH),
+  // NVCC_CCBIN as given (a directory means its g++),
   // else g++ found on PATH (an absolute path: build systems take the link
   // command's first word as their link driver).
   std::string hostCompiler;
