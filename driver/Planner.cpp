@@ -113,6 +113,13 @@ private:
   bool planCuda(const Unit &unit, std::string &error);
   bool planHostSide(const Unit &unit, HostSide &host, std::string &error);
   bool planHostCompilerSide(const Unit &unit, std::string &error);
+  void planLowerHost(const Unit &unit, const std::string &preprocessed,
+                     const std::string &lowered,
+                     const std::vector<std::string> &cc1,
+                     const std::vector<std::string> &deviceCode,
+                     bool forHostCompiler);
+  std::string unitObject(const Unit &unit);
+  void addUnitObject(const std::string &object);
   frontend::HostCompilerCommands hostCompiler() const {
     return {t.hostCompiler, t.hostHeader};
   }
@@ -368,8 +375,7 @@ bool Planner::planSource(const Unit &unit, InputKind kind, std::string &error) {
   if (o.phase == Phase::Dependencies) {
     cmd.push_back(unit.input);
   } else {
-    std::string object = o.phase == Phase::Compile ? finalOr(unit.base + ".o")
-                                                   : temp(unit.tempBase, ".o");
+    std::string object = unitObject(unit);
     cmd.insert(cmd.end(), {"-c", unit.input, "-o", object});
     job.outputs.insert(job.outputs.begin(), object);
     linkInputs.push_back(object);
@@ -462,16 +468,7 @@ bool Planner::planHostSide(const Unit &unit, HostSide &host,
   if (!frontend::Invocations::hostCompile(sourceFor(unit), preprocessed, cc1,
                                           error))
     return false;
-  InternalCommand cmd(t, "lower-host");
-  cmd.value("-source", unit.input);
-  if (o.rdc) cmd.flag("-rdc").value("-unit-id", unit.id);
-  Job job{JobKind::LowerHost};
-  job.source = unit.input;
-  job.inputs = {preprocessed};
-  job.outputs = {lowered};
-  job.command = cmd.value("-o", lowered).cc1(cc1).argv;
-  job.inProcess = true;
-  graph.add(job);
+  planLowerHost(unit, preprocessed, lowered, cc1, {}, false);
   if (o.phase == Phase::Cuda) return true;
   // The host IR next, beside the device side (the host side is usually the
   // longer chain); the object once the device code is there.
@@ -511,22 +508,10 @@ bool Planner::planHostCompilerSide(const Unit &unit, std::string &error) {
   if (!frontend::hostLoweringInvocation(sourceFor(unit), preprocessed, cc1,
                                         error))
     return false;
-  InternalCommand lower(t, "lower-host");
-  lower.value("-source", unit.input).flag("-host-compiler");
-  if (o.rdc) lower.flag("-rdc").value("-unit-id", unit.id);
-  for (const std::string &code : deviceCode)
-    lower.value(rdcObject ? "-rdc-image" : "-fatbin", code);
-  Job job{JobKind::LowerHost};
-  job.source = unit.input;
-  job.inputs = {preprocessed};
-  job.outputs = {lowered};
-  job.command = lower.value("-o", lowered).cc1(cc1).argv;
-  job.inProcess = true;
-  graph.add(job);
+  planLowerHost(unit, preprocessed, lowered, cc1, deviceCode, true);
   if (cuda) return true;
 
-  std::string object = o.phase == Phase::Compile ? finalOr(unit.base + ".o")
-                                                 : temp(unit.tempBase, ".o");
+  std::string object = unitObject(unit);
   Job compile{JobKind::CompileHost};
   compile.source = unit.input;
   compile.inputs = {lowered};
@@ -535,12 +520,47 @@ bool Planner::planHostCompilerSide(const Unit &unit, std::string &error) {
   compile.outputs = {object};
   compile.command = hostCompiler().compile(sourceFor(unit), lowered, object);
   graph.add(compile);
+  addUnitObject(object);
+  return true;
+}
+
+// The lowering of a unit's preprocessed host side. For the host compiler
+// (-host-compiler) it names the device code the lowered unit embeds; it
+// does not read it, so the device code is not among the job's inputs.
+void Planner::planLowerHost(const Unit &unit, const std::string &preprocessed,
+                            const std::string &lowered,
+                            const std::vector<std::string> &cc1,
+                            const std::vector<std::string> &deviceCode,
+                            bool forHostCompiler) {
+  InternalCommand cmd(t, "lower-host");
+  cmd.value("-source", unit.input);
+  if (forHostCompiler) cmd.flag("-host-compiler");
+  if (o.rdc) cmd.flag("-rdc").value("-unit-id", unit.id);
+  for (const std::string &code : deviceCode)
+    cmd.value(rdcObject ? "-rdc-image" : "-fatbin", code);
+  Job job{JobKind::LowerHost};
+  job.source = unit.input;
+  job.inputs = {preprocessed};
+  job.outputs = {lowered};
+  job.command = cmd.value("-o", lowered).cc1(cc1).argv;
+  job.inProcess = true;
+  graph.add(job);
+}
+
+// A unit's object: the output with -c, else a temporary the link reads.
+std::string Planner::unitObject(const Unit &unit) {
+  return o.phase == Phase::Compile ? finalOr(unit.base + ".o")
+                                   : temp(unit.tempBase, ".o");
+}
+
+// The link takes the object; with relocatable device code the device link
+// does too.
+void Planner::addUnitObject(const std::string &object) {
   linkInputs.push_back(object);
   if (rdcObject) {
     rdcUnits = true;
     deviceLinkInputs.push_back(object);
   }
-  return true;
 }
 
 // One compile-device job per virtual arch, then ptxas for its real archs
@@ -644,8 +664,7 @@ std::string Planner::planBundle(std::vector<std::pair<Target, std::string>> imag
 // invocation host-ir parsed the lowered unit with.
 void Planner::planHostObject(const Unit &unit, const HostSide &host,
                              const std::vector<std::string> &deviceCode) {
-  std::string object = o.phase == Phase::Compile ? finalOr(unit.base + ".o")
-                                                 : temp(unit.tempBase, ".o");
+  std::string object = unitObject(unit);
   InternalCommand cmd(t, "compile-host");
   cmd.value("-ir", host.ir);
   for (const std::string &code : deviceCode)
@@ -658,11 +677,7 @@ void Planner::planHostObject(const Unit &unit, const HostSide &host,
   job.command = cmd.value("-o", object).cc1(host.cc1).argv;
   job.inProcess = true;
   graph.add(job);
-  linkInputs.push_back(object);
-  if (rdcObject) {
-    rdcUnits = true;
-    deviceLinkInputs.push_back(object);
-  }
+  addUnitObject(object);
 }
 
 // nvcc device-links whenever it links, so objects or -l archives with

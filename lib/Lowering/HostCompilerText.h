@@ -21,7 +21,6 @@ public:
   // `lowered` (written from forClang's result) in the host compiler's
   // spelling again.
   std::string forHostCompiler(std::string lowered) const;
-  size_t changes() const { return swaps.size(); }
 
 private:
   std::vector<std::pair<std::string, std::string>> swaps; // clang, original

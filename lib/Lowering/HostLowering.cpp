@@ -671,77 +671,88 @@ static void silenceDeviceOnlyWarnings(clang::DiagnosticsEngine &diags) {
 // constexpr. Each is one function to nvcc's front end and to the host
 // compiler; Clang keeps the first declaration. Errors of the user's code of
 // these kinds still come from the device side, which parses the same code.
-static void acceptNvccRedeclarations(clang::DiagnosticsEngine &diags) {
+static void configureDiagnostics(clang::DiagnosticsEngine &diags,
+                                 const LoweringOptions &options) {
+  silenceDeviceOnlyWarnings(diags);
+  if (!options.forHostCompiler) return;
   for (unsigned id : {clang::diag::err_cuda_ovl_target,
                       clang::diag::err_constexpr_redecl_mismatch})
     diags.setSeverity(id, clang::diag::Severity::Ignored,
                       clang::SourceLocation());
 }
 
+// What the lowered unit must not hand the host compiler: CUDA's attributes,
+// as host_defines.h spells them (nvcc's lowered units have none left
+// either; the host compiler ignores most, with a warning, and rejects them
+// on deduction guides), and mycc/host.h's pragmas for Clang. Each is erased
+// within its line, so the line markers stay right.
+constexpr const char *kNotForHostCompiler[] = {
+    "__attribute__((host))", "__attribute__((device))",
+    "__attribute__((global))", "__attribute__((shared))",
+    "__attribute__((constant))", "__attribute__((managed))",
+    "__attribute__((device_builtin))", "__attribute__((cudart_builtin))",
+    "__attribute__((device_builtin_texture_type))",
+    "__attribute__((device_builtin_surface_type))",
+    "__attribute__((grid_constant))", "__attribute__((nv_weak))",
+    "#pragma clang force_cuda_host_device begin",
+    "#pragma clang force_cuda_host_device end"};
+
 // The host compiler's spelling of the lowered unit: HostCompilerText's
-// changes undone, and mycc/host.h's pragmas for Clang left out (a blank
-// line each, so the line markers stay right).
+// changes undone, kNotForHostCompiler erased.
 static std::string forHostCompiler(const HostCompilerText &spelling,
                                    const std::string &lowered) {
   std::string text = spelling.forHostCompiler(lowered);
-  // CUDA's attributes, as host_defines.h spells them: nvcc's lowered units
-  // have none left either (the host compiler ignores most, with a warning,
-  // and rejects them on deduction guides).
-  for (const char *attr :
-       {"__attribute__((host))", "__attribute__((device))",
-        "__attribute__((global))", "__attribute__((shared))",
-        "__attribute__((constant))", "__attribute__((managed))",
-        "__attribute__((device_builtin))", "__attribute__((cudart_builtin))",
-        "__attribute__((device_builtin_texture_type))",
-        "__attribute__((device_builtin_surface_type))",
-        "__attribute__((grid_constant))", "__attribute__((nv_weak))"})
-    for (size_t at = text.find(attr); at != std::string::npos;
-         at = text.find(attr, at))
-      text.erase(at, std::char_traits<char>::length(attr));
-  for (const char *pragma : {"#pragma clang force_cuda_host_device begin",
-                             "#pragma clang force_cuda_host_device end"})
-    for (size_t at = text.find(pragma); at != std::string::npos;
-         at = text.find(pragma, at))
-      text.erase(at, std::char_traits<char>::length(pragma));
+  for (const char *needle : kNotForHostCompiler) {
+    size_t length = std::char_traits<char>::length(needle);
+    for (size_t at = text.find(needle); at != std::string::npos;
+         at = text.find(needle, at))
+      text.erase(at, length);
+  }
   return text;
 }
 
-bool lowerHostUnit(clang::CompilerInstance &instance,
-                   const std::string &sourceName,
-                   const LoweringOptions &options, LoweredUnit &out) {
-  silenceDeviceOnlyWarnings(instance.getDiagnostics());
-  HostCompilerText spelling;
-  if (options.forHostCompiler) {
-    acceptNvccRedeclarations(instance.getDiagnostics());
-    const auto &inputs = instance.getFrontendOpts().Inputs;
-    if (inputs.size() != 1 || !inputs[0].isFile()) return false;
-    std::string name = inputs[0].getFile().str();
-    auto file = llvm::MemoryBuffer::getFile(name);
-    if (!file) {
-      instance.getDiagnostics().Report(
-          instance.getDiagnostics().getCustomDiagID(
-              clang::DiagnosticsEngine::Error, "cannot read '%0': %1"))
-          << name << file.getError().message();
-      return false;
-    }
-    std::string text = spelling.forClang((*file)->getBuffer().str());
-    instance.getPreprocessorOpts().addRemappedFile(
-        name, llvm::MemoryBuffer::getMemBufferCopy(text, name).release());
+// Gives Clang the unit's text in Clang's spelling (HostCompilerText), in
+// place of the file the instance would read.
+static bool remapInClangSpelling(clang::CompilerInstance &instance,
+                                 HostCompilerText &spelling) {
+  clang::DiagnosticsEngine &diags = instance.getDiagnostics();
+  const auto &inputs = instance.getFrontendOpts().Inputs;
+  if (inputs.size() != 1 || !inputs[0].isFile()) {
+    diags.Report(diags.getCustomDiagID(clang::DiagnosticsEngine::Error,
+                                       "lowering for the host compiler "
+                                       "needs exactly one input file"));
+    return false;
   }
+  std::string name = inputs[0].getFile().str();
+  auto file = llvm::MemoryBuffer::getFile(name);
+  if (!file) {
+    diags.Report(diags.getCustomDiagID(clang::DiagnosticsEngine::Error,
+                                       "cannot read '%0': %1"))
+        << name << file.getError().message();
+    return false;
+  }
+  std::string text = spelling.forClang((*file)->getBuffer().str());
+  instance.getPreprocessorOpts().addRemappedFile(
+      name, llvm::MemoryBuffer::getMemBufferCopy(text, name).release());
+  return true;
+}
+
+// The lowering, run again on the rewritten text when SharedInit.h rewrote
+// __shared__ declarations Clang rejected.
+static bool lowerWithRecovery(clang::CompilerInstance &instance,
+                              const std::string &sourceName,
+                              const LoweringOptions &options,
+                              LoweredUnit &out) {
   SharedInitRecovery recovery;
   recovery.watch(instance);
   LoweringAction action(sourceName, options, out, &recovery);
   bool ok = instance.ExecuteAction(action);
   std::vector<frontend::InMemoryFile> rewritten;
-  if (!recovery.finish(rewritten)) {
-    ok = ok && !instance.getDiagnostics().hasErrorOccurred() &&
-         !out.text.empty();
-    if (ok && options.forHostCompiler) out.text = forHostCompiler(spelling, out.text);
-    return ok;
-  }
+  if (!recovery.finish(rewritten))
+    return ok && !instance.getDiagnostics().hasErrorOccurred() &&
+           !out.text.empty();
 
-  // __shared__ declarations Clang rejected were rewritten (SharedInit.h):
-  // lower the rewritten unit, with the same options and diagnostics.
+  // Lower the rewritten unit, with the same options and diagnostics.
   auto invocation =
       std::make_shared<CompilerInvocation>(instance.getInvocation());
   if (options.forHostCompiler) // the rewritten text replaces forClang's
@@ -752,14 +763,23 @@ bool lowerHostUnit(clang::CompilerInstance &instance,
   CompilerInstance retry(invocation);
   retry.createDiagnostics(instance.getDiagnostics().getClient(),
                           /*ShouldOwnClient=*/false);
-  silenceDeviceOnlyWarnings(retry.getDiagnostics());
-  if (options.forHostCompiler) acceptNvccRedeclarations(retry.getDiagnostics());
+  configureDiagnostics(retry.getDiagnostics(), options);
   out = LoweredUnit();
   LoweringAction again(sourceName, options, out, nullptr);
   ok = retry.ExecuteAction(again);
-  ok = ok && !retry.getDiagnostics().hasErrorOccurred() && !out.text.empty();
-  if (ok && options.forHostCompiler) out.text = forHostCompiler(spelling, out.text);
-  return ok;
+  return ok && !retry.getDiagnostics().hasErrorOccurred() && !out.text.empty();
+}
+
+bool lowerHostUnit(clang::CompilerInstance &instance,
+                   const std::string &sourceName,
+                   const LoweringOptions &options, LoweredUnit &out) {
+  configureDiagnostics(instance.getDiagnostics(), options);
+  HostCompilerText spelling;
+  if (options.forHostCompiler && !remapInClangSpelling(instance, spelling))
+    return false;
+  if (!lowerWithRecovery(instance, sourceName, options, out)) return false;
+  if (options.forHostCompiler) out.text = forHostCompiler(spelling, out.text);
+  return true;
 }
 
 std::string deviceLinkUnit(const std::vector<std::string> &unitIds,
