@@ -1,6 +1,7 @@
 #include "Driver.h"
 
 #include "AtomicFile.h"
+#include "RunProgram.h"
 #include "Frontend.h"
 #include "InternalTools.h"
 #include "Jobserver.h"
@@ -123,30 +124,17 @@ bool queryInstalledGpus(const std::string &cudaPath, std::vector<GpuArch> &gpus,
               ", which finds the installed GPUs";
     return false;
   }
-  llvm::SmallString<128> outPath, errPath;
-  if (llvm::sys::fs::createTemporaryFile("mycc-device-query", "out", outPath) ||
-      llvm::sys::fs::createTemporaryFile("mycc-device-query", "err", errPath)) {
-    message = "-arch=native: cannot create a temporary file";
-    return false;
-  }
-  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""),
-                                                outPath.str(), errPath.str()};
   // argv[0] without the directory: the program's messages start with it.
   llvm::StringRef args[] = {name};
-  std::string execError;
-  int rc = llvm::sys::ExecuteAndWait(program, args, std::nullopt, redirects,
-                                     /*SecondsToWait=*/60, 0, &execError);
-  // A missing output reads as empty: the exit status says what happened.
-  std::string out, err, ignored;
-  support::readFile(std::string(outPath), out, ignored);
-  support::readFile(std::string(errPath), err, ignored);
-  llvm::sys::fs::remove(outPath);
-  llvm::sys::fs::remove(errPath);
-  if (rc != 0) {
+  support::ProgramOutput run =
+      support::runCapturing(program, args, /*seconds=*/60);
+  if (run.status != 0) {
     message = "-arch=native: no GPU found (" +
-              deviceQueryFailure(name, rc, err, execError) + ")";
+              deviceQueryFailure(name, run.status, run.err, run.execError) +
+              ")";
     return false;
   }
+  const std::string &out = run.out;
   std::optional<std::vector<GpuArch>> found = parseDeviceQuery(out);
   if (!found) {
     message = "-arch=native: cannot read the output of " + name + ": '" +

@@ -130,6 +130,9 @@ const Spec kSpecs[] = {
    "Library search paths.", true, Split::Commas},
   {"-ccbin", "--compiler-bindir", "compiler-bindir", Kind::Value, Group::Files, "<path>",
    "Host compiler, or the directory that holds it."},
+  {"", "--host-in-process", "host-in-process", Kind::Flag, Group::Files, "",
+   "Compile the host half of .cu files with mycc's own Clang, in process, instead of "
+   "the host compiler (faster; the host objects are Clang's)."},
   {"-cudart", "--cudart", "cudart", Kind::Value, Group::Files, "{none|shared|static}",
    "CUDA runtime library to link (default: static)."},
   {"-shared", "--shared", "shared", Kind::Flag, Group::Files, "",
@@ -675,7 +678,7 @@ struct Raw {
   // Build-system interface (docs/build-systems.md).
   int shared = 0, deviceDebug = 0, noDeprecatedGpuTargets = 0,
       forwardToCompiler = 0, forwardToLinker = 0, run = 0, jobserver = 0,
-      allowUnsupportedCompiler = 0;
+      allowUnsupportedCompiler = 0, hostInProcess = 0;
   std::vector<std::string> runArgs;
 };
 
@@ -766,6 +769,7 @@ std::string runCli11(const Normalised &normalised, Raw &raw) {
   list("split-compile", raw.splitCompile)->check(count("-split-compile"));
   app.add_flag("--jobserver", raw.jobserver);
   app.add_flag("--allow-unsupported-compiler", raw.allowUnsupportedCompiler);
+  app.add_flag("--host-in-process", raw.hostInProcess);
   list("werror", raw.werror)->check(oneOf("-Werror", toVector(kWerrorKinds)));
   list("dependencies", raw.dependencies);
   list("dependency-output", raw.dependencyOutput);
@@ -1211,6 +1215,7 @@ std::string driverOptions(const Raw &raw, Options &o,
     o.splitCompile = static_cast<unsigned>(std::stoul(*v));
   o.jobserver = raw.jobserver > 0;
   o.allowUnsupportedCompiler = raw.allowUnsupportedCompiler > 0;
+  o.hostInProcess = raw.hostInProcess > 0;
   if (auto v = lastValue(raw.cudaPath, "cuda-path", warnings))
     o.cudaPath = *v;
   if (auto v = lastValue(raw.ccbin, "compiler-bindir", warnings))

@@ -112,6 +112,7 @@ struct Options {
   std::string cudaPath; // --cuda-path, else CUDA_PATH, else the build default
   std::string ccbin;    // -ccbin
   bool allowUnsupportedCompiler = false; // -allow-unsupported-compiler
+  bool hostInProcess = false;            // --host-in-process
 
   // Language flags.
   bool extendedLambda = false;

@@ -148,6 +148,8 @@ private:
   }
   std::string unitId(const std::string &input, unsigned index) const;
   frontend::SourceOptions sourceFor(const Unit &unit) const;
+  // The host compiler's header directory, asked once (sourceFor).
+  mutable std::optional<std::string> hostIncludeDir;
 
   const Options &o;
   const Toolkit &t;
@@ -180,6 +182,10 @@ frontend::SourceOptions Planner::sourceFor(const Unit &unit) const {
   // the result of `#if defined(__NVCC__)` (docs/build-systems.md).
   s.defineNvcc =
       llvm::sys::path::filename(unit.input) == "CMakeCUDACompilerId.cu";
+  if (t.hostCompilerPipeline) {
+    if (!hostIncludeDir) hostIncludeDir = hostCompilerIncludeDir(t.hostCompiler);
+    s.hostCompilerIncludeDir = *hostIncludeDir;
+  }
   return s;
 }
 

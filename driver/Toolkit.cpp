@@ -1,5 +1,6 @@
 #include "Toolkit.h"
 #include "Options.h"
+#include "RunProgram.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
@@ -86,20 +87,13 @@ std::optional<CudaVersion> fromNvcc(const std::string &cudaPath) {
   std::string self = llvm::sys::fs::getMainExecutable(
       nullptr, reinterpret_cast<void *>(&readToolkitVersion));
   if (sameFile(nvcc, self)) return std::nullopt;
-  llvm::SmallString<128> outPath;
-  if (llvm::sys::fs::createTemporaryFile("mycc-nvcc-version", "txt", outPath))
-    return std::nullopt;
-  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""),
-                                                outPath.str(), outPath.str()};
   llvm::StringRef args[] = {"nvcc", "--version"};
-  int rc = llvm::sys::ExecuteAndWait(nvcc, args, std::nullopt, redirects,
-                                     /*SecondsToWait=*/30);
-  std::optional<std::string> out = readText(std::string(outPath));
-  llvm::sys::fs::remove(outPath);
-  if (rc != 0 || !out) return std::nullopt;
-  size_t at = out->rfind(" V");
+  support::ProgramOutput run = support::runCapturing(nvcc, args, /*seconds=*/30);
+  if (run.status != 0) return std::nullopt;
+  std::string out = run.out + run.err;
+  size_t at = out.rfind(" V");
   if (at == std::string::npos) return std::nullopt;
-  llvm::StringRef token = llvm::StringRef(*out).substr(at + 2);
+  llvm::StringRef token = llvm::StringRef(out).substr(at + 2);
   token = token.take_until([](char c) { return std::isspace((unsigned char)c); });
   return parseCudaVersion(token.str());
 }
@@ -173,6 +167,20 @@ std::string hostCompilerOf(const std::string &request) {
 
 } // namespace
 
+std::string hostCompilerIncludeDir(const std::string &compiler) {
+  std::string program = compiler;
+  if (!llvm::sys::path::is_absolute(program))
+    if (auto found = llvm::sys::findProgramByName(program)) program = *found;
+  llvm::StringRef args[] = {compiler, "-print-file-name=include"};
+  support::ProgramOutput run =
+      support::runCapturing(program, args, /*seconds=*/30);
+  std::string dir = llvm::StringRef(run.out).trim().str();
+  if (run.status != 0 || !llvm::sys::path::is_absolute(dir) ||
+      !llvm::sys::fs::is_directory(dir))
+    return {};
+  return dir;
+}
+
 bool discoverToolkit(const Options &o, const std::string &self, Toolkit &t,
                      std::string &error) {
   t.cudaPath = cudaPathOf(o);
@@ -184,7 +192,7 @@ bool discoverToolkit(const Options &o, const std::string &self, Toolkit &t,
   t.ptxas = t.cudaPath + "/bin/ptxas";
   std::string request = hostCompilerRequest(o);
   t.hostCompiler = hostCompilerOf(request);
-  t.hostCompilerPipeline = !request.empty();
+  t.hostCompilerPipeline = !o.hostInProcess;
   t.self = self;
   t.prefix =
       llvm::sys::path::parent_path(llvm::sys::path::parent_path(self)).str();

@@ -43,9 +43,9 @@ struct Toolkit {
   // command's first word as their link driver).
   std::string hostCompiler;
   // Whether the host half of each .cu goes through the host compiler
-  // (preprocess, lower, compile: docs/design.md, "The host half"): when
-  // -ccbin or NVCC_CCBIN names one. Otherwise Clang, in-process.
-  bool hostCompilerPipeline = false;
+  // (preprocess, lower, compile: docs/design.md, "The host half"), as with
+  // nvcc; with --host-in-process, Clang compiles it in process.
+  bool hostCompilerPipeline = true;
   std::string hostHeader; // include/mycc/host.h, for the host compiler
   // The toolkit-shaped prefix: the directory above mycc's bin/, whose lib64/
   // holds mycc's runtime (libmycc_rt.a) and links to the toolkit's libraries
@@ -61,6 +61,10 @@ struct Toolkit {
 // The CUDA toolkit directory: --cuda-path, else CUDA_PATH, else the one mycc
 // was built with.
 std::string cudaPathOf(const Options &options);
+
+// The host compiler's own header directory (`<compiler>
+// -print-file-name=include`: GCC's omp.h, openacc.h), empty if it names none.
+std::string hostCompilerIncludeDir(const std::string &compiler);
 
 // Finds everything. False with a one-line `error` when there is no toolkit
 // at the path or mycc's installation is incomplete. `self` is mycc's

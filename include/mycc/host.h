@@ -16,6 +16,15 @@
 // this region, the C library's own declarations are implicitly
 // __host__ __device__ too, so both agree. The host compiler ignores the
 // pragma; the lowering removes it from what the host compiler reads.
+#ifdef __cplusplus
+// A builtin of nvcc's front end, which the device bodies of CUDA's texture
+// and surface functions call (texture_indirect_functions.h); Clang's parse
+// needs a declaration. Those bodies are left out of what the host compiler
+// compiles.
+template <class... __T>
+__attribute__((device)) void __nv_tex_surf_handler(const char *, __T...);
+#endif
+
 #pragma clang force_cuda_host_device begin
 #include <cuda_runtime.h>
 #pragma clang force_cuda_host_device end
@@ -44,6 +53,13 @@ __attribute__((device)) void *operator new[](__SIZE_TYPE__, void *) noexcept;
 #define __nv_is_extended_device_lambda_closure_type(X) false
 #define __nv_is_extended_host_device_lambda_closure_type(X) false
 #define __nv_is_extended_device_lambda_with_preserved_return_type(X) false
+
+// g++ before 13 numbers a function's lambdas in one sequence, not per
+// signature as Clang does; the lowering then names the host compiler's
+// stubs of kernels specialised on lambdas with g++'s numbers.
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
+enum { __mycc_host_lambda_numbers_per_function = 1 };
+#endif
 
 // A unit that calls no CUDA runtime function itself still links the CUDA
 // runtime, which mycc's runtime needs (include/mycc/prelude.h says why).

@@ -346,6 +346,8 @@ bool Invocations::device(const SourceOptions &o, const std::string &input,
   // two agree.
   cc1.push_back("-fcuda-short-ptr");
   if (o.hostCompilerPipeline) cc1.push_back("-fgpu-defer-diag");
+  if (!o.hostCompilerIncludeDir.empty())
+    cc1.insert(cc1.end(), {"-idirafter", o.hostCompilerIncludeDir});
   return true;
 }
 

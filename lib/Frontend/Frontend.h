@@ -41,6 +41,10 @@ struct SourceOptions {
   // headers do not declare the host library the way the host compiler's
   // headers do (unqualified isfinite on a float, clock() without <ctime>).
   bool hostCompilerPipeline = false;
+  // The host compiler's own header directory (GCC's, with omp.h), searched
+  // last on the device side: nvcc's device preprocessing is the host
+  // compiler's, and finds it. Empty: none.
+  std::string hostCompilerIncludeDir;
   // mycc's prelude header (include/mycc/prelude.h), included first into the
   // .cu on the host (preprocessing) and the device side; empty for none.
   std::string prelude;

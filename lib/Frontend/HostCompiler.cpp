@@ -4,13 +4,14 @@ namespace mycc::frontend {
 
 namespace {
 
-// The user's -std, -O, -g and -Xcompiler flags, for both of the host
-// compiler's jobs (nvcc passes them to both).
+// The user's -std, -O, -g, -w, -Werror all-warnings and -Xcompiler flags,
+// for both of the host compiler's jobs (nvcc passes them to both).
 void addHostFlags(const SourceOptions &o, std::vector<std::string> &cmd) {
   if (!o.std.empty()) cmd.push_back("-std=" + o.std);
   if (o.hostOptLevel) cmd.push_back("-O" + std::to_string(o.hostOptLevel));
   if (o.hostDebug) cmd.push_back("-g");
   if (o.noWarnings) cmd.push_back("-w");
+  if (o.warningsAsErrors) cmd.push_back("-Werror"); // -Werror all-warnings
   cmd.insert(cmd.end(), o.hostCompilerFlags.begin(), o.hostCompilerFlags.end());
 }
 
@@ -27,7 +28,11 @@ HostCompilerCommands::preprocess(const SourceOptions &o, const std::string &inpu
   std::vector<std::string> cmd{compiler, "-E", "-x", "c++"};
   if (!o.gpuArchs.empty())
     cmd.push_back("-D__CUDA_ARCH_LIST__=" + archListValue(o.gpuArchs));
-  cmd.insert(cmd.end(), {"-D__CUDACC__", "-D__NVCC__", "-D__MYCC__=1"});
+  cmd.insert(cmd.end(),
+             {"-D__CUDACC__", "-D__NVCC__", "-D__MYCC__=1",
+              "-D__MYCC_VER_MAJOR__=" + std::to_string(MYCC_VERSION_MAJOR),
+              "-D__MYCC_VER_MINOR__=" + std::to_string(MYCC_VERSION_MINOR),
+              "-D__MYCC_VER_PATCH__=" + std::to_string(MYCC_VERSION_PATCH)});
   if (o.cudaVerMajor) {
     cmd.push_back("-D__CUDACC_VER_MAJOR__=" + std::to_string(o.cudaVerMajor));
     cmd.push_back("-D__CUDACC_VER_MINOR__=" + std::to_string(o.cudaVerMinor));

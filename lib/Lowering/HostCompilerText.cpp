@@ -30,9 +30,26 @@ constexpr const char kIndexTupleClang[] =
     "_Index_tuple<_Indices...>; using __type = __make_integer_seq<_IdxTuple, "
     "size_t, _Num>;";
 
+// Fixed spellings: g++'s, and Clang's with the same meaning, spelled so
+// that the way back finds only what was changed. libstdc++'s <compare>
+// (C++20) tests for GCC's __float80, which is long double on x86-64 and a
+// type Clang does not know.
+constexpr std::pair<const char *, const char *> kFixed[] = {
+    {"__is_same(_Tp, __float80)", "__is_same(_Tp,long double)"}};
+
 } // namespace
 
-std::string HostCompilerText::forClang(const std::string &text) {
+std::string HostCompilerText::forClang(const std::string &input) {
+  std::string text = input;
+  for (const auto &[gcc, clang] : kFixed) {
+    bool found = false;
+    for (size_t at = text.find(gcc); at != std::string::npos;
+         at = text.find(gcc, at + 1)) {
+      text.replace(at, std::char_traits<char>::length(gcc), clang);
+      found = true;
+    }
+    if (found) swaps.emplace_back(clang, gcc);
+  }
   std::string out;
   out.reserve(text.size());
   size_t copied = 0;

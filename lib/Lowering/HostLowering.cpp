@@ -20,6 +20,7 @@
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Rewrite/Core/Rewriter.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -45,6 +46,32 @@ std::string abiPrelude() {
   for (llvm::StringRef line : lines)
     if (!line.ltrim().starts_with("#")) out += line.str() + "\n";
   return out;
+}
+
+// g++ before 13 numbers the lambdas of a function in one sequence, whatever
+// their signatures (GCC 13 numbers them per signature, as the Itanium ABI
+// says and Clang does): the host compiler's stub of a kernel specialised on
+// such a lambda has g++'s number in its symbol, the device kernel Clang's.
+// mycc/host.h declares this enumerator when the host compiler numbers so.
+constexpr const char kLambdaNumbersPerFunction[] =
+    "__mycc_host_lambda_numbers_per_function";
+
+// The host compiler's number of a lambda in a function's body: its place
+// among all the function's lambdas (closure types are added to the
+// function's context in lexical order). Others keep Clang's number.
+UnsignedOrNone lambdaNumberPerFunction(ASTContext &, const NamedDecl *nd) {
+  const auto *closure = dyn_cast<CXXRecordDecl>(nd);
+  if (!closure || !closure->isLambda() || closure->getLambdaContextDecl() ||
+      !isa<FunctionDecl>(closure->getDeclContext()))
+    return std::nullopt;
+  unsigned number = 0;
+  for (const Decl *d : closure->getDeclContext()->decls()) {
+    const auto *other = dyn_cast<CXXRecordDecl>(d);
+    if (!other || !other->isLambda() || other->getLambdaContextDecl()) continue;
+    ++number;
+    if (other == closure) return number;
+  }
+  return std::nullopt;
 }
 
 struct KernelEntry {
@@ -75,7 +102,13 @@ class Lowerer : public RecursiveASTVisitor<Lowerer> {
 public:
   Lowerer(ASTContext &ctx, Rewriter &rw, const LoweringOptions &options)
       : ctx(ctx), sm(ctx.getSourceManager()), rw(rw), options(options),
-        mangler(ctx.createMangleContext()) {}
+        mangler(ctx.createMangleContext()) {
+    if (!ctx.getTranslationUnitDecl()
+             ->lookup(&ctx.Idents.get(kLambdaNumbersPerFunction))
+             .empty())
+      hostMangler.reset(ItaniumMangleContext::create(
+          ctx, ctx.getDiagnostics(), &lambdaNumberPerFunction));
+  }
 
   bool shouldVisitTemplateInstantiations() const { return false; }
   bool shouldVisitImplicitCode() const { return false; }
@@ -85,12 +118,44 @@ public:
       leaveOutRedeclaration(fd);
       return true;
     }
-    if (options.forHostCompiler) leaveOutDeviceBody(fd);
+    if (options.forHostCompiler) {
+      leaveOutDeviceBody(fd);
+      spellNoinlineForHostCompiler(fd);
+    }
     if (!fd->hasAttr<CUDAGlobalAttr>()) return true;
     rewriteKernelAttrs(fd);
     if (fd->doesThisDeclarationHaveABody() && inMainFile(fd->getLocation()))
       rewriteKernelBody(fd);
     if (fd->isThisDeclarationADefinition()) collectKernel(fd);
+    return true;
+  }
+
+  // A member alias that names the outer entity it hides, as CUB writes
+  // `using BlockExchange = BlockExchange<T, ...>;`: g++ rejects it (the name
+  // "changes meaning" within the class, [basic.scope.class]); Clang and
+  // nvcc's front end accept it, and nvcc writes the outer name qualified.
+  // So does this, for the host compiler.
+  bool VisitTypedefNameDecl(TypedefNameDecl *td) {
+    if (!options.forHostCompiler || !td->getDeclContext()->isRecord())
+      return true;
+    TypeSourceInfo *written = td->getTypeSourceInfo();
+    if (!written) return true;
+    TypeLoc tl = written->getTypeLoc().getUnqualifiedLoc();
+    const NamedDecl *outer = nullptr;
+    SourceLocation nameLoc;
+    if (auto spec = tl.getAs<TemplateSpecializationTypeLoc>()) {
+      if (spec.getQualifierLoc()) return true;
+      outer = spec.getTypePtr()->getTemplateName().getAsTemplateDecl();
+      nameLoc = spec.getTemplateNameLoc();
+    } else if (auto tag = tl.getAs<TagTypeLoc>()) {
+      if (tag.getQualifierLoc()) return true;
+      outer = tag.getDecl();
+      nameLoc = tag.getNameLoc();
+    }
+    if (!outer || outer->getDeclName() != td->getDeclName() ||
+        !outer->getDeclContext()->isFileContext() || !inMainFile(nameLoc))
+      return true;
+    rw.ReplaceText(nameLoc, outer->getName().size(), qualifiedName(outer));
     return true;
   }
 
@@ -374,6 +439,14 @@ private:
     rw.RemoveText(SourceRange(begin, range.getEnd()));
   }
 
+  // `__noinline__` is a keyword of CUDA's front ends (Clang's and nvcc's),
+  // not a macro: nvcc writes it as GNU's attribute for the host compiler.
+  void spellNoinlineForHostCompiler(FunctionDecl *fd) {
+    for (const auto *a : fd->specific_attrs<NoInlineAttr>())
+      if (a->isKeywordAttribute())
+        replaceAttr(a, "__attribute__((noinline))");
+  }
+
   // A redeclaration Clang rejected under acceptNvccRedeclarations because
   // it lacks the constexpr of the library's declaration (CUDA's headers
   // redeclare std::abs, std::sin, ... so): nvcc's front end merges it into
@@ -498,9 +571,10 @@ private:
   }
 
   void addKernel(FunctionDecl *fd) {
+    GlobalDecl kernel(fd, KernelReferenceKind::Kernel);
+    std::string deviceName = mangledName(kernel);
     std::string symbol =
-        mangledName(GlobalDecl(fd, KernelReferenceKind::Kernel));
-    std::string deviceName = symbol;
+        hostMangler ? mangledName(kernel, *hostMangler) : deviceName;
     // Clang externalizes internal kernels under -fgpu-rdc (always, unlike
     // variables), appending the unit's hash.
     if (options.rdc && !ctx.getLangOpts().CUID.empty() &&
@@ -518,12 +592,13 @@ private:
            ctx.getCUIDHash().str();
   }
 
-  std::string mangledName(GlobalDecl gd) {
+  std::string mangledName(GlobalDecl gd) { return mangledName(gd, *mangler); }
+  static std::string mangledName(GlobalDecl gd, MangleContext &with) {
     const auto *nd = cast<NamedDecl>(gd.getDecl());
-    if (!mangler->shouldMangleDeclName(nd)) return nd->getName().str();
+    if (!with.shouldMangleDeclName(nd)) return nd->getName().str();
     std::string out;
     llvm::raw_string_ostream os(out);
-    mangler->mangleName(gd, os);
+    with.mangleName(gd, os);
     return out;
   }
 
@@ -543,6 +618,9 @@ private:
   Rewriter &rw;
   const LoweringOptions &options;
   std::unique_ptr<MangleContext> mangler;
+  // The host compiler's names of kernel stubs where they differ from
+  // Clang's (kLambdaNumbersPerFunction); null where they do not.
+  std::unique_ptr<MangleContext> hostMangler;
   std::vector<KernelEntry> kernels;
   std::set<std::string> seenKernels;
   std::set<FunctionTemplateDecl *> kernelTemplates;
@@ -558,8 +636,9 @@ private:
 // binary in .nv_fatbin with its __fatBinC_Wrapper_t {magic, version 1, data,
 // NULL} in .nvFatBinSegment, where cuobjdump and the CUDA runtime look (what
 // lib/Offload/HostObject.cpp emits for Clang); with -rdc, the unit's images
-// back to back in .llvm.offloading, excluded from linked files, where the
-// device link reads them. The wrapper is local to the object: the unit's
+// back to back in .llvm.offloading, excluded from linked files, of the
+// section type (SHT_LLVM_OFFLOADING, written as a number, which GNU as and
+// LLVM's assembler both read) by which the device link finds them. The wrapper is local to the object: the unit's
 // table refers to it by name.
 std::string embeddedDeviceCode(const LoweringOptions &options) {
   auto quoted = [](const std::string &path) {
@@ -579,7 +658,9 @@ std::string embeddedDeviceCode(const LoweringOptions &options) {
               ":\\n.long 0x466243b1\\n.long 1\\n.quad .L__mycc_fatbin_data\\n"
               ".quad 0\\n.popsection\\n";
   if (!options.rdcImages.empty()) {
-    asmText = ".pushsection .llvm.offloading,\\\"e\\\",@progbits\\n.balign 8\\n";
+    asmText = ".pushsection .llvm.offloading,\\\"e\\\",@" +
+              std::to_string(llvm::ELF::SHT_LLVM_OFFLOADING) +
+              "\\n.balign 8\\n";
     for (const std::string &image : options.rdcImages)
       asmText += ".incbin " + quoted(image) + "\\n";
     asmText += ".popsection\\n";
@@ -684,8 +765,7 @@ static void configureDiagnostics(clang::DiagnosticsEngine &diags,
 // What the lowered unit must not hand the host compiler: CUDA's attributes,
 // as host_defines.h spells them (nvcc's lowered units have none left
 // either; the host compiler ignores most, with a warning, and rejects them
-// on deduction guides), and mycc/host.h's pragmas for Clang. Each is erased
-// within its line, so the line markers stay right.
+// on deduction guides).
 constexpr const char *kNotForHostCompiler[] = {
     "__attribute__((host))", "__attribute__((device))",
     "__attribute__((global))", "__attribute__((shared))",
@@ -693,12 +773,37 @@ constexpr const char *kNotForHostCompiler[] = {
     "__attribute__((device_builtin))", "__attribute__((cudart_builtin))",
     "__attribute__((device_builtin_texture_type))",
     "__attribute__((device_builtin_surface_type))",
-    "__attribute__((grid_constant))", "__attribute__((nv_weak))",
-    "#pragma clang force_cuda_host_device begin",
-    "#pragma clang force_cuda_host_device end"};
+    "__attribute__((grid_constant))", "__attribute__((nv_weak))"};
+
+// Pragmas for the CUDA front end, not the host compiler (which would warn
+// about each under -Wall): nvcc's front end consumes them and its lowered
+// unit has none; mycc/host.h's pragma for Clang. Other pragmas (omp, pack,
+// unroll, GCC ...) stay, as in nvcc's lowered unit.
+constexpr llvm::StringLiteral kFrontEndPragmas[] = {
+    "nv_diag_suppress", "nv_diag_warning", "nv_diag_error",
+    "nv_diag_remark",   "nv_diag_once",    "nv_diag_default",
+    "nv_diagnostic",    "diag_suppress",   "diag_warning",
+    "diag_error",       "diag_remark",     "diag_once",
+    "diag_default",     "nv_exec_check_disable", "hd_warning_disable",
+    "clang force_cuda_host_device"};
+
+static bool isFrontEndPragma(llvm::StringRef line) {
+  line = line.ltrim();
+  if (!line.consume_front("#")) return false;
+  line = line.ltrim();
+  if (!line.consume_front("pragma")) return false;
+  line = line.ltrim();
+  for (llvm::StringRef name : kFrontEndPragmas)
+    if (line.starts_with(name) &&
+        (line.size() == name.size() || !llvm::isAlnum(line[name.size()]) &&
+                                           line[name.size()] != '_'))
+      return true;
+  return false;
+}
 
 // The host compiler's spelling of the lowered unit: HostCompilerText's
-// changes undone, kNotForHostCompiler erased.
+// changes undone, kNotForHostCompiler and kFrontEndPragmas erased, each
+// within its line, so that the line markers stay right.
 static std::string forHostCompiler(const HostCompilerText &spelling,
                                    const std::string &lowered) {
   std::string text = spelling.forHostCompiler(lowered);
@@ -708,7 +813,18 @@ static std::string forHostCompiler(const HostCompilerText &spelling,
          at = text.find(needle, at))
       text.erase(at, length);
   }
-  return text;
+  std::string out;
+  out.reserve(text.size());
+  llvm::StringRef rest = text;
+  while (!rest.empty()) {
+    size_t eol = rest.find('\n');
+    llvm::StringRef line = rest.substr(0, eol);
+    if (!isFrontEndPragma(line)) out += line;
+    if (eol == llvm::StringRef::npos) break;
+    out += '\n';
+    rest = rest.substr(eol + 1);
+  }
+  return out;
 }
 
 // Gives Clang the unit's text in Clang's spelling (HostCompilerText), in

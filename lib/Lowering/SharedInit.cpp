@@ -396,6 +396,29 @@ private:
            construct->getParenOrBraceRange().isInvalid();
   }
 
+  // `text` without its line markers (`# <line> "file" flags` on a line of
+  // their own); the last one in `last`.
+  static std::string withoutLineMarkers(llvm::StringRef text,
+                                        std::string *last) {
+    std::string out;
+    while (!text.empty()) {
+      auto [line, rest] = text.split('\n');
+      bool lineEnds = rest.data() != nullptr && line.size() < text.size();
+      llvm::StringRef trimmed = line.ltrim();
+      bool marker = trimmed.consume_front("#") &&
+                    !trimmed.ltrim().empty() &&
+                    llvm::isDigit(trimmed.ltrim().front());
+      if (marker) {
+        if (last) *last = line.trim().str();
+      } else {
+        out += line.str();
+        if (lineEnds) out += '\n';
+      }
+      text = lineEnds ? rest : llvm::StringRef();
+    }
+    return out;
+  }
+
   // `<specifiers> T name1 <attributes>, name2[N] <attributes>, ...;`: each
   // declarator is a name with array bounds, none has an initialiser, and the
   // declaration is not written by a macro.
@@ -421,12 +444,20 @@ private:
     if (!(b <= tb && s < buffer.size() && buffer[s] == ';')) return false;
     llvm::StringRef original = buffer.slice(b, s + 1);
     // The rewrite joins the declaration's lines: no line comment, directive
-    // or line splice may be inside.
-    if (original.contains("//") || original.contains('#') ||
-        original.contains("\\\n"))
+    // or line splice may be inside. Line markers may: the host compiler's
+    // preprocessor writes them around a macro from a system header
+    // (`# 29 "x.cu" 3 4` before `__attribute__((shared))`, `# 29 "x.cu"`
+    // after it); they are left out of the joined text, and the last one is
+    // written again before it so that it and the lines after it keep their
+    // file and line.
+    std::string lastMarker;
+    std::string joined = withoutLineMarkers(original, &lastMarker);
+    if (llvm::StringRef(joined).contains("//") ||
+        llvm::StringRef(joined).contains('#') ||
+        llvm::StringRef(joined).contains("\\\n"))
       return false;
     auto piece = [&](unsigned from, unsigned to) {
-      std::string text = buffer.slice(from, to).str();
+      std::string text = withoutLineMarkers(buffer.slice(from, to), nullptr);
       for (char &c : text)
         if (c == '\n' || c == '\r') c = ' ';
       return text;
@@ -490,7 +521,14 @@ private:
               storage + ".value;";
     }
     // Later lines keep their numbers.
-    text.append(original.count('\n'), '\n');
+    if (!lastMarker.empty()) {
+      // The marker's line, and the lines from there to the semicolon.
+      size_t after = original.rfind(lastMarker);
+      size_t lines = original.substr(after).count('\n');
+      text = "\n" + lastMarker + std::string(lines, '\n') + text;
+    }
+    else
+      text.append(original.count('\n'), '\n');
     rw->ReplaceText(begin, original.size(), text);
     return true;
   }

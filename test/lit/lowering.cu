@@ -1,6 +1,23 @@
 // The host lowering (-cuda): stubs, launches, shadows, registration table.
-// RUN: %mycc -cuda -arch=sm_80 %s -o %t.ii
+// In process (Clang's spelling, which the checks below read):
+// RUN: %mycc --host-in-process -cuda -arch=sm_80 %s -o %t.ii
 // RUN: FileCheck %s < %t.ii
+// For the host compiler (the default): the same lowering, in the host
+// compiler's preprocessed text, CUDA's attributes left out.
+// RUN: %mycc -cuda -arch=sm_80 %s -o %t.gcc.ii
+// RUN: FileCheck %s --check-prefix=HOSTCC < %t.gcc.ii
+// HOSTCC: int __mycc_launch(const void *stub, void **args);
+// HOSTCC: static __attribute__(())
+// HOSTCC-NEXT: # {{[0-9]+}} "{{.*}}lowering.cu"
+// HOSTCC-NEXT: int counter;
+// HOSTCC: void axpy(float a, const float *x, float *y, int n) {
+// HOSTCC-NEXT: void *__mycc_args[] = {nullptr, (void *)&a, (void *)&x, (void *)&y, (void *)&n};
+// HOSTCC: (__cudaPushCallConfiguration(dim3(1, 2), 64, 0, stream) ? (void)0 : axpy(2.0f, x, y, n));
+// HOSTCC: // mycc: registration table
+// HOSTCC-DAG: extern "C" void __mycc_kernel_{{[0-9]+}}(void) __asm__("_Z4axpyfPKfPfi");
+// HOSTCC-DAG: {(void *)&::counter, "counter", sizeof(::counter), 0},
+// HOSTCC-NOT: __attribute__((device))
+// HOSTCC-NOT: __attribute__((global))
 
 // The runtime interface comes first.
 // CHECK: int __mycc_launch(const void *stub, void **args);

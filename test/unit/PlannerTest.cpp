@@ -79,6 +79,7 @@ void plan(Planned &p, const Strings &args) {
   ParseResult parsed = parseCommandLine(args);
   EXPECT_TRUE(parsed) << parsed.error;
   p.options = parsed.options;
+  p.toolkit.hostCompilerPipeline = !p.options.hostInProcess; // as discovered
   p.ok = planGraph(p.options, p.toolkit, p.tempDir, FakeProbe(), p.graph,
                    p.error);
 }
@@ -89,6 +90,7 @@ Planned plan(const Strings &args) {
   EXPECT_TRUE(parsed) << parsed.error;
   static Options options;
   options = parsed.options;
+  p.toolkit.hostCompilerPipeline = !options.hostInProcess; // as discovered
   p.ok = planGraph(options, p.toolkit, "/tmp/t", FakeProbe(), p.graph, p.error);
   return p;
 }
@@ -99,8 +101,32 @@ std::string word(const Job &job, const std::string &option) {
   return "";
 }
 
+// nvcc's host half: the host compiler preprocesses, mycc lowers the text,
+// the host compiler compiles it with the fat binary embedded.
 TEST(Planner, WholeProgram) {
   Planned p = plan({"app.cu", "-arch=sm_80", "-o", "app"});
+  ASSERT_TRUE(p.ok) << p.error;
+  EXPECT_EQ(p.kinds(), (Strings{"preprocess-host", "compile-device", "ptxas",
+                                "bundle", "lower-host", "compile-host",
+                                "link"}));
+  const Job *preprocess = p.of(JobKind::PreprocessHost)[0];
+  const Job *lower = p.of(JobKind::LowerHost)[0];
+  const Job *host = p.of(JobKind::CompileHost)[0];
+  EXPECT_EQ(preprocess->command[0], "/usr/bin/g++");
+  EXPECT_FALSE(preprocess->inProcess);
+  EXPECT_TRUE(p.edge(preprocess, lower));
+  EXPECT_TRUE(p.of(JobKind::CompileDevice)[0]->deps.empty());
+  EXPECT_TRUE(p.edge(lower, host));
+  // The host compiler's assembler reads the fat binary (.incbin).
+  EXPECT_TRUE(p.edge(p.of(JobKind::Bundle)[0], host));
+  EXPECT_EQ(host->command[0], "/usr/bin/g++");
+  EXPECT_FALSE(host->inProcess);
+  EXPECT_TRUE(p.edge(host, p.of(JobKind::Link)[0]));
+}
+
+// With --host-in-process, Clang lowers and compiles the host half.
+TEST(Planner, WholeProgramHostInProcess) {
+  Planned p = plan({"app.cu", "-arch=sm_80", "-o", "app", "--host-in-process"});
   ASSERT_TRUE(p.ok) << p.error;
   EXPECT_EQ(p.kinds(), (Strings{"preprocess-host", "lower-host", "host-ir",
                                 "compile-device", "ptxas", "bundle",
@@ -146,8 +172,8 @@ TEST(Planner, CompileWithThreeGencodes) {
 TEST(Planner, SeparateCompilationAndDeviceLink) {
   Planned dc = plan({"-dc", "a.cu", "-arch=sm_90", "-o", "a.o"});
   ASSERT_TRUE(dc.ok) << dc.error;
-  EXPECT_EQ(dc.kinds(), (Strings{"preprocess-host", "lower-host", "host-ir",
-                                 "compile-device", "compile-host"}));
+  EXPECT_EQ(dc.kinds(), (Strings{"preprocess-host", "compile-device",
+                                 "lower-host", "compile-host"}));
   const Job &device = *dc.of(JobKind::CompileDevice)[0];
   EXPECT_NE(std::find(device.command.begin(), device.command.end(), "-rdc"),
             device.command.end());

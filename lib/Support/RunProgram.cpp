@@ -1,0 +1,36 @@
+#include "RunProgram.h"
+#include "AtomicFile.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Program.h"
+
+#include <optional>
+
+namespace mycc::support {
+
+ProgramOutput runCapturing(llvm::StringRef program,
+                           llvm::ArrayRef<llvm::StringRef> args,
+                           unsigned seconds) {
+  ProgramOutput result;
+  llvm::SmallString<128> outPath, errPath;
+  if (llvm::sys::fs::createTemporaryFile("mycc-run", "out", outPath) ||
+      llvm::sys::fs::createTemporaryFile("mycc-run", "err", errPath)) {
+    result.execError = "cannot create a temporary file";
+    return result;
+  }
+  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""),
+                                                outPath.str(), errPath.str()};
+  result.status = llvm::sys::ExecuteAndWait(program, args, std::nullopt,
+                                            redirects, seconds, 0,
+                                            &result.execError);
+  // A missing output reads as empty: the exit status says what happened.
+  std::string ignored;
+  readFile(std::string(outPath), result.out, ignored);
+  readFile(std::string(errPath), result.err, ignored);
+  llvm::sys::fs::remove(outPath);
+  llvm::sys::fs::remove(errPath);
+  return result;
+}
+
+} // namespace mycc::support
