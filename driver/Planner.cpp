@@ -73,6 +73,7 @@ frontend::SourceOptions sourceOptions(const Options &o, const Toolkit &t) {
   s.hostCompilerFlags = o.xcompiler;
   s.allowUnsupportedCompiler = o.allowUnsupportedCompiler;
   s.hostCompilerPipeline = t.hostCompilerPipeline;
+  s.hostCompilerIncludeDir = t.hostCompilerIncludeDir;
   s.prelude = t.prelude;
   s.errorLimit = o.errorLimit;
   s.rdc = o.rdc;
@@ -148,8 +149,6 @@ private:
   }
   std::string unitId(const std::string &input, unsigned index) const;
   frontend::SourceOptions sourceFor(const Unit &unit) const;
-  // The host compiler's header directory, asked once (sourceFor).
-  mutable std::optional<std::string> hostIncludeDir;
 
   const Options &o;
   const Toolkit &t;
@@ -182,10 +181,6 @@ frontend::SourceOptions Planner::sourceFor(const Unit &unit) const {
   // the result of `#if defined(__NVCC__)` (docs/build-systems.md).
   s.defineNvcc =
       llvm::sys::path::filename(unit.input) == "CMakeCUDACompilerId.cu";
-  if (t.hostCompilerPipeline) {
-    if (!hostIncludeDir) hostIncludeDir = hostCompilerIncludeDir(t.hostCompiler);
-    s.hostCompilerIncludeDir = *hostIncludeDir;
-  }
   return s;
 }
 

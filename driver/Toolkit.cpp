@@ -165,8 +165,7 @@ std::string hostCompilerOf(const std::string &request) {
   return request; // as given, as nvcc prints it
 }
 
-} // namespace
-
+// `<compiler> -print-file-name=include`, if it names a directory.
 std::string hostCompilerIncludeDir(const std::string &compiler) {
   std::string program = compiler;
   if (!llvm::sys::path::is_absolute(program))
@@ -181,6 +180,8 @@ std::string hostCompilerIncludeDir(const std::string &compiler) {
   return dir;
 }
 
+} // namespace
+
 bool discoverToolkit(const Options &o, const std::string &self, Toolkit &t,
                      std::string &error) {
   t.cudaPath = cudaPathOf(o);
@@ -193,6 +194,8 @@ bool discoverToolkit(const Options &o, const std::string &self, Toolkit &t,
   std::string request = hostCompilerRequest(o);
   t.hostCompiler = hostCompilerOf(request);
   t.hostCompilerPipeline = !o.hostInProcess;
+  if (t.hostCompilerPipeline)
+    t.hostCompilerIncludeDir = hostCompilerIncludeDir(t.hostCompiler);
   t.self = self;
   t.prefix =
       llvm::sys::path::parent_path(llvm::sys::path::parent_path(self)).str();

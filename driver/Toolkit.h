@@ -46,6 +46,11 @@ struct Toolkit {
   // (preprocess, lower, compile: docs/design.md, "The host half"), as with
   // nvcc; with --host-in-process, Clang compiles it in process.
   bool hostCompilerPipeline = true;
+  // With it, the host compiler's own header directory (`<compiler>
+  // -print-file-name=include`: GCC's omp.h), which the device side searches
+  // last, as nvcc's device preprocessing by the host compiler does; empty
+  // if it names none.
+  std::string hostCompilerIncludeDir;
   std::string hostHeader; // include/mycc/host.h, for the host compiler
   // The toolkit-shaped prefix: the directory above mycc's bin/, whose lib64/
   // holds mycc's runtime (libmycc_rt.a) and links to the toolkit's libraries
@@ -61,10 +66,6 @@ struct Toolkit {
 // The CUDA toolkit directory: --cuda-path, else CUDA_PATH, else the one mycc
 // was built with.
 std::string cudaPathOf(const Options &options);
-
-// The host compiler's own header directory (`<compiler>
-// -print-file-name=include`: GCC's omp.h, openacc.h), empty if it names none.
-std::string hostCompilerIncludeDir(const std::string &compiler);
 
 // Finds everything. False with a one-line `error` when there is no toolkit
 // at the path or mycc's installation is incomplete. `self` is mycc's

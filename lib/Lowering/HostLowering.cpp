@@ -638,8 +638,8 @@ private:
 // lib/Offload/HostObject.cpp emits for Clang); with -rdc, the unit's images
 // back to back in .llvm.offloading, excluded from linked files, of the
 // section type (SHT_LLVM_OFFLOADING, written as a number, which GNU as and
-// LLVM's assembler both read) by which the device link finds them. The wrapper is local to the object: the unit's
-// table refers to it by name.
+// LLVM's assembler both read) by which the device link finds them. The
+// wrapper is local to the object: the unit's table refers to it by name.
 std::string embeddedDeviceCode(const LoweringOptions &options) {
   auto quoted = [](const std::string &path) {
     std::string out;

@@ -526,9 +526,9 @@ private:
       size_t after = original.rfind(lastMarker);
       size_t lines = original.substr(after).count('\n');
       text = "\n" + lastMarker + std::string(lines, '\n') + text;
-    }
-    else
+    } else {
       text.append(original.count('\n'), '\n');
+    }
     rw->ReplaceText(begin, original.size(), text);
     return true;
   }

@@ -14,8 +14,12 @@ ProgramOutput runCapturing(llvm::StringRef program,
                            unsigned seconds) {
   ProgramOutput result;
   llvm::SmallString<128> outPath, errPath;
-  if (llvm::sys::fs::createTemporaryFile("mycc-run", "out", outPath) ||
-      llvm::sys::fs::createTemporaryFile("mycc-run", "err", errPath)) {
+  if (llvm::sys::fs::createTemporaryFile("mycc-run", "out", outPath)) {
+    result.execError = "cannot create a temporary file";
+    return result;
+  }
+  if (llvm::sys::fs::createTemporaryFile("mycc-run", "err", errPath)) {
+    llvm::sys::fs::remove(outPath);
     result.execError = "cannot create a temporary file";
     return result;
   }
