@@ -275,8 +275,8 @@ bool hasCvtaParam(const TargetMachine &machine) {
   return sm >= 70 && ptx >= 77;
 }
 
-// Replaces the parameter by a local copy made at the kernel's entry.
-void copyToLocal(Argument &arg) {
+// Replaces the parameter by a local copy made at the function's entry.
+MemCpyInst *copyToLocal(Argument &arg) {
   Function &kernel = *arg.getParent();
   const DataLayout &layout = kernel.getDataLayout();
   Type *type = arg.getParamByValType();
@@ -289,12 +289,14 @@ void copyToLocal(Argument &arg) {
   if (copy->getType() != arg.getType())
     local = builder.CreateAddrSpaceCast(copy, arg.getType());
   arg.replaceAllUsesWith(local);
-  builder.CreateMemCpy(local, align, &arg, align,
-                       layout.getTypeAllocSize(type).getFixedValue());
+  return cast<MemCpyInst>(
+      builder.CreateMemCpy(local, align, &arg, align,
+                           layout.getTypeAllocSize(type).getFixedValue()));
 }
 
-// A memcpy out of a byval parameter, as a loop of aligned words.
-void expandCopy(MemCpyInst &memcpy) {
+// A memcpy out of a byval parameter, as a loop of aligned words (straight
+// line without `loop`).
+void expandCopy(MemCpyInst &memcpy, bool loop = true) {
   LLVMContext &context = memcpy.getContext();
   uint64_t length = cast<ConstantInt>(memcpy.getLength())->getZExtValue();
   Align align = std::min({memcpy.getSourceAlign().valueOrOne(),
@@ -318,18 +320,18 @@ void expandCopy(MemCpyInst &memcpy) {
 
   uint64_t done = 0;
   uint64_t words = length / word;
-  if (words >= 4 * kUnroll) {
+  if (loop && words >= 4 * kUnroll) {
     uint64_t iterations = words / kUnroll;
     auto [body, index] = SplitBlockAndInsertSimpleForLoop(
         ConstantInt::get(i64, iterations), memcpy.getIterator());
-    IRBuilder<> loop(body);
-    Value *base = loop.CreateMul(index, ConstantInt::get(i64, kUnroll * word),
-                                 "", /*HasNUW=*/true, /*HasNSW=*/true);
+    IRBuilder<> inLoop(body);
+    Value *base = inLoop.CreateMul(index, ConstantInt::get(i64, kUnroll * word),
+                                   "", /*HasNUW=*/true, /*HasNSW=*/true);
     for (uint64_t u = 0; u < kUnroll; ++u)
-      copyAt(loop,
+      copyAt(inLoop,
              u == 0 ? base
-                    : loop.CreateAdd(base, ConstantInt::get(i64, u * word), "",
-                                     /*HasNUW=*/true, /*HasNSW=*/true),
+                    : inLoop.CreateAdd(base, ConstantInt::get(i64, u * word),
+                                       "", /*HasNUW=*/true, /*HasNSW=*/true),
              wordType, align);
     done = iterations * kUnroll * word;
   }
@@ -341,6 +343,131 @@ void expandCopy(MemCpyInst &memcpy) {
       copyAt(rest, ConstantInt::get(i64, done), Type::getIntNTy(context, size * 8),
              commonAlignment(align, done));
   memcpy.eraseFromParent();
+}
+
+// Whether every use of a device function's byval parameter is a load in the
+// entry block (through GEPs). LLVM 22's NVPTX back end, with 32-bit local
+// pointers (-nvptx-short-ptr, which mycc uses), aborts on any other use
+// ("Copy one register into another with a different width"): a load in a
+// later block, or the address passed on or returned. docs/design.md has the
+// reduced case.
+bool readInEntryBlock(Argument &arg) {
+  const BasicBlock &entry = arg.getParent()->getEntryBlock();
+  SmallVector<Value *, 8> work{&arg};
+  while (!work.empty()) {
+    Value *v = work.pop_back_val();
+    for (User *user : v->users()) {
+      if (auto *gep = dyn_cast<GetElementPtrInst>(user)) {
+        work.push_back(gep);
+        continue;
+      }
+      auto *load = dyn_cast<LoadInst>(user);
+      if (!load || load->isVolatile() || load->getParent() != &entry)
+        return false;
+    }
+  }
+  return true;
+}
+
+// The largest aggregate a device function's parameter is passed as a value
+// for (a load of it at each call).
+constexpr uint64_t kMaxValueParamBytes = 1024;
+
+// Whether `arg`, a byval parameter of a device function, can be passed as an
+// aggregate value instead: the PTX is the same (`.param .align A .b8 p[N]`)
+// when the type's ABI alignment is the byval alignment, and every caller is
+// a direct call in this module that can be rewritten.
+bool passableAsValue(Argument &arg) {
+  Function &function = *arg.getParent();
+  const DataLayout &layout = function.getDataLayout();
+  Type *type = arg.getParamByValType();
+  if (!type || !type->isAggregateType() ||
+      layout.getTypeAllocSize(type).getFixedValue() > kMaxValueParamBytes)
+    return false;
+  MaybeAlign align = arg.getParamAlign();
+  if (align && *align != layout.getABITypeAlign(type)) return false;
+  return !function.hasAddressTaken() && !function.isVarArg();
+}
+
+// Replaces `function` by one that takes the parameters numbered in `which`
+// (byval pointers) as aggregate values, which its entry stores into a local
+// copy; each call loads the aggregate where it passed the pointer. LLVM 22's
+// NVPTX back end reads an aggregate value parameter (ld.param) without the
+// fault readInEntryBlock describes, at every optimisation level.
+void passAsValues(Function &function, const SmallVector<unsigned, 4> &which) {
+  Module &module = *function.getParent();
+  LLVMContext &context = module.getContext();
+  const DataLayout &layout = module.getDataLayout();
+  FunctionType *oldType = function.getFunctionType();
+  SmallVector<Type *, 8> params(oldType->params());
+  SmallVector<Type *, 4> types;
+  SmallVector<Align, 4> aligns;
+  for (unsigned i : which) {
+    Argument &arg = *function.getArg(i);
+    types.push_back(arg.getParamByValType());
+    aligns.push_back(arg.getParamAlign().value_or(
+        layout.getABITypeAlign(arg.getParamByValType())));
+    params[i] = types.back();
+  }
+  AttributeList attrs = function.getAttributes();
+  for (unsigned i : which)
+    attrs = attrs.removeParamAttributes(context, i);
+  auto *newFunction = Function::Create(
+      FunctionType::get(oldType->getReturnType(), params, false),
+      function.getLinkage(), function.getAddressSpace(), "", &module);
+  newFunction->copyAttributesFrom(&function);
+  newFunction->setAttributes(attrs);
+  newFunction->copyMetadata(&function, 0);
+  newFunction->setSubprogram(function.getSubprogram());
+  newFunction->takeName(&function);
+  newFunction->splice(newFunction->begin(), &function);
+
+  IRBuilder<> entry(&*newFunction->getEntryBlock().getFirstInsertionPt());
+  for (unsigned i = 0; i < function.arg_size(); ++i) {
+    Argument &oldArg = *function.getArg(i);
+    Argument &newArg = *newFunction->getArg(i);
+    newArg.takeName(&oldArg);
+    auto at = std::find(which.begin(), which.end(), i);
+    if (at == which.end()) {
+      oldArg.replaceAllUsesWith(&newArg);
+      continue;
+    }
+    size_t k = at - which.begin();
+    AllocaInst *copy = entry.CreateAlloca(
+        types[k], layout.getAllocaAddrSpace(), nullptr, newArg.getName() + ".copy");
+    copy->setAlignment(aligns[k]);
+    Value *local = copy;
+    if (copy->getType() != oldArg.getType())
+      local = entry.CreateAddrSpaceCast(copy, oldArg.getType());
+    entry.CreateAlignedStore(&newArg, local, aligns[k]);
+    oldArg.replaceAllUsesWith(local);
+  }
+
+  SmallVector<CallBase *, 8> calls;
+  for (User *user : function.users())
+    calls.push_back(cast<CallBase>(user));
+  for (CallBase *call : calls) {
+    IRBuilder<> before(call);
+    SmallVector<Value *, 8> args(call->args());
+    for (size_t k = 0; k < which.size(); ++k)
+      args[which[k]] =
+          before.CreateAlignedLoad(types[k], args[which[k]], aligns[k]);
+    SmallVector<OperandBundleDef, 1> bundles;
+    call->getOperandBundlesAsDefs(bundles);
+    CallInst *replacement = before.CreateCall(newFunction, args, bundles);
+    AttributeList callAttrs = call->getAttributes();
+    for (unsigned i : which)
+      callAttrs = callAttrs.removeParamAttributes(context, i);
+    replacement->setAttributes(callAttrs);
+    replacement->setCallingConv(call->getCallingConv());
+    replacement->setDebugLoc(call->getDebugLoc());
+    if (auto *tail = dyn_cast<CallInst>(call))
+      replacement->setTailCallKind(tail->getTailCallKind());
+    replacement->takeName(call);
+    call->replaceAllUsesWith(replacement);
+    call->eraseFromParent();
+  }
+  function.eraseFromParent();
 }
 
 bool isKernel(const Function &function) {
@@ -401,13 +528,75 @@ PreservedAnalyses KernelParamsPass::run(Module &module,
   return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
+
+PreservedAnalyses DeviceFunctionParamsPass::run(Module &module,
+                                                ModuleAnalysisManager &analyses) {
+  bool changed = false;
+  // Device functions' byval parameters that the back end cannot read in
+  // place (readInEntryBlock): a local copy, made at the entry; SROA turns
+  // its fields back into registers.
+  auto &analysesOf =
+      analyses.getResult<FunctionAnalysisManagerModuleProxy>(module)
+          .getManager();
+  SmallVector<Function *, 8> deviceFunctions;
+  for (Function &function : module)
+    if (!function.isDeclaration() && !isKernel(function))
+      deviceFunctions.push_back(&function);
+  for (Function *current : deviceFunctions) {
+    SmallVector<unsigned, 4> asValues;
+    bool copied = false;
+    for (Argument &arg : current->args()) {
+      // Without optimisation the back end faults on any read of the
+      // parameter in place; with it, on those readInEntryBlock rejects.
+      if (!arg.hasByValAttr() || (optimize && readInEntryBlock(arg)))
+        continue;
+      if (passableAsValue(arg) &&
+          (signatures || current->hasLocalLinkage())) {
+        asValues.push_back(arg.getArgNo());
+      } else if (!arg.use_empty()) {
+        // Straight-line loads in the entry block, also where SROA does not
+        // run: the back end's own expansion would loop over bytes in a
+        // block of its own. (At -O0 the back end still faults on these.)
+        expandCopy(*copyToLocal(arg), /*loop=*/false);
+        copied = true;
+      }
+    }
+    changed |= copied || !asValues.empty();
+    Function *function = current;
+    if (!asValues.empty()) {
+      std::string name = current->getName().str();
+      analysesOf.clear(*current, name); // the function is replaced
+      passAsValues(*current, asValues);
+      function = module.getFunction(name);
+      copied = true;
+    }
+    if (copied && optimize) {
+      analysesOf.invalidate(*function, PreservedAnalyses::none());
+      PreservedAnalyses kept =
+          SROAPass(SROAOptions::ModifyCFG).run(*function, analysesOf);
+      analysesOf.invalidate(*function, kept);
+    }
+  }
+  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
 void registerKernelParamsPass(PassBuilder &builder,
                               const TargetMachine &machine) {
   builder.registerOptimizerLastEPCallback(
       [&machine](ModulePassManager &pipeline, OptimizationLevel level,
-                 ThinOrFullLTOPhase) {
+                 ThinOrFullLTOPhase phase) {
+        bool optimize = level != OptimizationLevel::O0;
+        pipeline.addPass(KernelParamsPass(machine, optimize));
+        // Before the device link, another unit may call an external
+        // function: its signature stays.
+        pipeline.addPass(DeviceFunctionParamsPass(
+            optimize, phase != ThinOrFullLTOPhase::FullLTOPreLink));
+      });
+  // The linked program of relocatable device code is optimised again.
+  builder.registerFullLinkTimeOptimizationLastEPCallback(
+      [](ModulePassManager &pipeline, OptimizationLevel level) {
         pipeline.addPass(
-            KernelParamsPass(machine, level != OptimizationLevel::O0));
+            DeviceFunctionParamsPass(level != OptimizationLevel::O0, true));
       });
 }
 

@@ -34,8 +34,33 @@ private:
   bool optimize;
 };
 
-// Runs KernelParamsPass at the end of the optimisation pipeline `builder`
-// builds (after inlining and attribute inference, before code generation).
+// Aggregates passed by value to device functions (`byval` parameters of
+// functions that are not kernels). LLVM 22's NVPTX back end, with the 32-bit
+// local pointers mycc uses, aborts ("Copy one register into another with a
+// different width") where it cannot read such a parameter in place: at -O0
+// any read, otherwise one outside the entry block or an address passed on.
+// Those parameters are passed as aggregate values (the same PTX parameter)
+// where the signature may change (every caller in the module: not an
+// external function before the device link), or else copied to local memory
+// with loads in the entry block.
+class DeviceFunctionParamsPass
+    : public llvm::PassInfoMixin<DeviceFunctionParamsPass> {
+public:
+  DeviceFunctionParamsPass(bool optimize, bool signatures)
+      : optimize(optimize), signatures(signatures) {}
+  llvm::PreservedAnalyses run(llvm::Module &module,
+                              llvm::ModuleAnalysisManager &analyses);
+  static bool isRequired() { return true; }
+
+private:
+  bool optimize;
+  bool signatures; // external functions' signatures may change
+};
+
+// Runs KernelParamsPass and DeviceFunctionParamsPass at the end of the
+// optimisation pipeline `builder` builds (after inlining and attribute
+// inference, before code generation), and DeviceFunctionParamsPass again at
+// the end of the link-time pipeline of relocatable device code.
 void registerKernelParamsPass(llvm::PassBuilder &builder,
                               const llvm::TargetMachine &machine);
 
