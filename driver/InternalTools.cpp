@@ -98,12 +98,20 @@ bool preprocessHost(const ToolArgs &args, llvm::raw_ostream &diag,
                     std::string &error) {
   auto ci = frontend::createCompilerInstance(args.cc1, {}, error, &diag);
   if (!ci) return false;
+  // Clang's parser turns some trait keywords back into names as it meets
+  // them; so must the preprocessor here (Frontend.h says why).
+  struct Watched : clang::PrintPreprocessedAction {
+    bool BeginSourceFileAction(clang::CompilerInstance &ci) override {
+      frontend::watchLibraryTraitNames(ci.getPreprocessor());
+      return clang::PrintPreprocessedAction::BeginSourceFileAction(ci);
+    }
+  };
   std::unique_ptr<clang::FrontendAction> action;
   if (args.get("-o").empty()) {
     action = std::make_unique<clang::PreprocessOnlyAction>();
   } else {
     ci->getFrontendOpts().OutputFile = args.get("-o");
-    action = std::make_unique<clang::PrintPreprocessedAction>();
+    action = std::make_unique<Watched>();
   }
   if (!ci->ExecuteAction(*action) || ci->getDiagnostics().hasErrorOccurred()) {
     error.clear(); // the diagnostics say why

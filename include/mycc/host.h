@@ -25,6 +25,43 @@ template <class... __T>
 __attribute__((device)) void __nv_tex_surf_handler(const char *, __T...);
 #endif
 
+#ifdef __cplusplus
+// nvcc's atomic builtins with memory order and scope (CUDA 12.8), which
+// device code calls; the device side defines them (mycc/prelude.h), Clang's
+// host parse needs declarations. 4 is __NV_THREAD_SCOPE_SYSTEM.
+#define __MYCC_NVA_DECL template <class __T, class __U> __attribute__((device))
+__MYCC_NVA_DECL __T __nv_atomic_fetch_add(volatile __T *, __U, int, int = 4);
+__MYCC_NVA_DECL __T __nv_atomic_fetch_sub(volatile __T *, __U, int, int = 4);
+__MYCC_NVA_DECL __T __nv_atomic_fetch_min(volatile __T *, __U, int, int = 4);
+__MYCC_NVA_DECL __T __nv_atomic_fetch_max(volatile __T *, __U, int, int = 4);
+__MYCC_NVA_DECL __T __nv_atomic_fetch_and(volatile __T *, __U, int, int = 4);
+__MYCC_NVA_DECL __T __nv_atomic_fetch_or(volatile __T *, __U, int, int = 4);
+__MYCC_NVA_DECL __T __nv_atomic_fetch_xor(volatile __T *, __U, int, int = 4);
+__MYCC_NVA_DECL void __nv_atomic_add(volatile __T *, __U, int, int = 4);
+__MYCC_NVA_DECL void __nv_atomic_sub(volatile __T *, __U, int, int = 4);
+__MYCC_NVA_DECL void __nv_atomic_min(volatile __T *, __U, int, int = 4);
+__MYCC_NVA_DECL void __nv_atomic_max(volatile __T *, __U, int, int = 4);
+__MYCC_NVA_DECL void __nv_atomic_and(volatile __T *, __U, int, int = 4);
+__MYCC_NVA_DECL void __nv_atomic_or(volatile __T *, __U, int, int = 4);
+__MYCC_NVA_DECL void __nv_atomic_xor(volatile __T *, __U, int, int = 4);
+__MYCC_NVA_DECL __T __nv_atomic_exchange_n(volatile __T *, __U, int, int = 4);
+__MYCC_NVA_DECL bool __nv_atomic_compare_exchange_n(volatile __T *, __T *, __U,
+                                                    bool, int, int, int = 4);
+__MYCC_NVA_DECL void __nv_atomic_store_n(volatile __T *, __U, int, int = 4);
+#undef __MYCC_NVA_DECL
+#define __MYCC_NVA_DECL template <class __T> __attribute__((device))
+__MYCC_NVA_DECL void __nv_atomic_exchange(volatile __T *, __T *, __T *, int,
+                                          int = 4);
+__MYCC_NVA_DECL bool __nv_atomic_compare_exchange(volatile __T *, __T *, __T *,
+                                                  bool, int, int, int = 4);
+__MYCC_NVA_DECL __T __nv_atomic_load_n(const volatile __T *, int, int = 4);
+__MYCC_NVA_DECL void __nv_atomic_load(const volatile __T *, __T *, int,
+                                      int = 4);
+__MYCC_NVA_DECL void __nv_atomic_store(volatile __T *, __T *, int, int = 4);
+#undef __MYCC_NVA_DECL
+__attribute__((device)) void __nv_atomic_thread_fence(int, int = 4);
+#endif
+
 #pragma clang force_cuda_host_device begin
 #include <cuda_runtime.h>
 #pragma clang force_cuda_host_device end

@@ -13,6 +13,11 @@
 
 #if defined(__cplusplus) && defined(__CUDA__)
 
+// nvcc defines __CUDACC__ as 1 (`#if __CUDACC__ == 1` compiles with it);
+// Clang's wrapper leaves it defined but empty.
+#undef __CUDACC__
+#define __CUDACC__ 1
+
 // nvcc's crt/common_functions.h includes <new> on the device side: device
 // code may use new and delete without including it. With Clang, the device
 // operators are defined by its cuda_wrappers/new header; a unit that never
@@ -127,6 +132,22 @@ __MYCC_HOST_MINMAX_PAIR(double, double, float, double, __builtin_fmin,
 #undef __MYCC_HOST_MINMAX_PAIR
 #undef __MYCC_HOST_MINMAX
 #undef __MYCC_HOST_HELPER
+
+//===----------------------------------------------------------------------===//
+// Host isfinite/isnan/isinf/signbit in the global namespace
+//===----------------------------------------------------------------------===//
+//
+// Clang's __clang_cuda_cmath.h declares ::isfinite(float), ::isnan(double),
+// ... as device functions; host code calling them unqualified after <cmath>
+// (which leaves only std::isfinite for the host) found no viable function.
+// CUDA's math_functions.h declares them __host__ __device__, so nvcc's host
+// code calls the C library's classification. libstdc++'s <math.h> brings
+// the host ones into the global namespace with these using-declarations;
+// so does the prelude (a second one, from <math.h>, is allowed).
+using std::isfinite;
+using std::isinf;
+using std::isnan;
+using std::signbit;
 
 //===----------------------------------------------------------------------===//
 // Device nan/nanf
@@ -265,7 +286,8 @@ __tanhf(float __x) {
 }
 
 // The unsigned long overloads of the cache-operator loads and stores (Clang
-// has the long ones); unsigned long is 64 bits on mycc's hosts.
+// has the long ones but for __stwt, below); unsigned long is 64 bits on
+// mycc's hosts.
 static __inline__ __attribute__((always_inline)) __device__ unsigned long
 __ldcg(const unsigned long *__p) {
   return static_cast<unsigned long>(
@@ -285,6 +307,40 @@ static __inline__ __attribute__((always_inline)) __device__ void
 __stwt(unsigned long *__p, unsigned long __v) {
   __stwt(reinterpret_cast<unsigned long long *>(__p),
          static_cast<unsigned long long>(__v));
+}
+
+// The cache-operator loads and stores Clang's headers do not define at all
+// (__ldca, __ldlu, __stwb, __stcg, __stcs, every overload): the toolkit's own
+// definitions, which nvcc compiles, from sm_32_intrinsics.hpp. Clang's
+// header keeps that file out (it defines __ldg, __ldcg, __ldcv, __ldcs,
+// __stwt and the funnel shifts itself), so it is read once here with those
+// names moved aside; the copies under the __mycc_sm32_ names go unused.
+#pragma push_macro("__SM_32_INTRINSICS_HPP__")
+#undef __SM_32_INTRINSICS_HPP__
+#define __ldg __mycc_sm32_ldg
+#define __ldcg __mycc_sm32_ldcg
+#define __ldcv __mycc_sm32_ldcv
+#define __ldcs __mycc_sm32_ldcs
+#define __stwt __mycc_sm32_stwt
+#define __funnelshift_l __mycc_sm32_funnelshift_l
+#define __funnelshift_lc __mycc_sm32_funnelshift_lc
+#define __funnelshift_r __mycc_sm32_funnelshift_r
+#define __funnelshift_rc __mycc_sm32_funnelshift_rc
+#include "sm_32_intrinsics.hpp"
+#undef __ldg
+#undef __ldcg
+#undef __ldcv
+#undef __ldcs
+#undef __stwt
+#undef __funnelshift_l
+#undef __funnelshift_lc
+#undef __funnelshift_r
+#undef __funnelshift_rc
+#pragma pop_macro("__SM_32_INTRINSICS_HPP__")
+// Clang's __stwt has no long overload either: the toolkit's.
+static __inline__ __attribute__((always_inline)) __device__ void
+__stwt(long *__p, long __v) {
+  __mycc_sm32_stwt(__p, __v);
 }
 
 // __isGridConstant(p) (sm_70): whether p points to a __grid_constant__ kernel
@@ -417,6 +473,334 @@ __MYCC_ATOMIC128_EXCH(atomicExch_system, ".sys")
 #undef __MYCC_ATOMIC128_EXCH
 #undef __MYCC_ATOMIC128
 #endif
+
+//===----------------------------------------------------------------------===//
+// nvcc's atomic builtins with memory order and scope (CUDA 12.8)
+//===----------------------------------------------------------------------===//
+//
+// __nv_atomic_fetch_add(p, v, __NV_ATOMIC_ACQUIRE, __NV_THREAD_SCOPE_DEVICE)
+// and the rest of the family are builtins of nvcc's front end; the
+// constants are in crt/device_functions.h, which Clang's headers replace.
+// Clang's __scoped_atomic_* builtins are no substitute: the NVPTX back end
+// of LLVM 22 drops their order (an acquire fetch_add becomes a relaxed
+// `atom.global.add`). These are written from the PTX nvcc 13 emits for each
+// order and scope (test/lit/device/nv-atomic-builtins.cu compares): thread
+// and block scope are `.cta`; consume is acquire; seq_cst is `fence.sc`
+// then the acquire form (a store: the relaxed form); a fence is
+// `fence.acq_rel` for acq_rel and `fence.sc` otherwise. A compare-exchange
+// takes the success order, acquire where that is relaxed and the failure
+// order acquire, and the seq_cst form where either is seq_cst (as nvcc:
+// release success with acquire failure stays release). Orders and scopes
+// that are not constants select at run time.
+// (Clang's wrapper reads crt/device_functions.h with __CUDACC__ undefined,
+// which leaves the constants out.)
+enum {
+  __NV_ATOMIC_RELAXED,
+  __NV_ATOMIC_CONSUME,
+  __NV_ATOMIC_ACQUIRE,
+  __NV_ATOMIC_RELEASE,
+  __NV_ATOMIC_ACQ_REL,
+  __NV_ATOMIC_SEQ_CST
+};
+enum {
+  __NV_THREAD_SCOPE_THREAD,
+  __NV_THREAD_SCOPE_BLOCK,
+  __NV_THREAD_SCOPE_CLUSTER,
+  __NV_THREAD_SCOPE_DEVICE,
+  __NV_THREAD_SCOPE_SYSTEM
+};
+
+namespace __mycc_nv_atomic {
+#define __MYCC_NVA static __inline__ __attribute__((always_inline)) __device__
+
+// asm volatile(PRE "." SEM "." SCOPE POST operands), one per PTX scope.
+#define __MYCC_NVA_AT(SEM, SCOPE, PRE, POST, ...)                             \
+  __asm__ __volatile__(PRE "." SEM "." SCOPE POST __VA_ARGS__)
+#define __MYCC_NVA_SCOPED(SEM, PRE, POST, ...)                                \
+  switch (__scope) {                                                          \
+  case __NV_THREAD_SCOPE_THREAD:                                              \
+  case __NV_THREAD_SCOPE_BLOCK:                                               \
+    __MYCC_NVA_AT(SEM, "cta", PRE, POST, __VA_ARGS__);                        \
+    break;                                                                    \
+  case __NV_THREAD_SCOPE_CLUSTER:                                             \
+    __MYCC_NVA_AT(SEM, "cluster", PRE, POST, __VA_ARGS__);                    \
+    break;                                                                    \
+  case __NV_THREAD_SCOPE_DEVICE:                                              \
+    __MYCC_NVA_AT(SEM, "gpu", PRE, POST, __VA_ARGS__);                        \
+    break;                                                                    \
+  default:                                                                    \
+    __MYCC_NVA_AT(SEM, "sys", PRE, POST, __VA_ARGS__);                        \
+    break;                                                                    \
+  }
+
+__MYCC_NVA void fence(int __order, int __scope) {
+  if (__order == __NV_ATOMIC_ACQ_REL) {
+    __MYCC_NVA_SCOPED("acq_rel", "fence", ";", ::: "memory")
+  } else {
+    __MYCC_NVA_SCOPED("sc", "fence", ";", ::: "memory")
+  }
+}
+
+// A read-modify-write (atom) at order __order.
+#define __MYCC_NVA_RMW(PRE, POST, ...)                                        \
+  switch (__order) {                                                          \
+  case __NV_ATOMIC_RELAXED:                                                   \
+    __MYCC_NVA_SCOPED("relaxed", PRE, POST, __VA_ARGS__) break;               \
+  case __NV_ATOMIC_CONSUME:                                                   \
+  case __NV_ATOMIC_ACQUIRE:                                                   \
+    __MYCC_NVA_SCOPED("acquire", PRE, POST, __VA_ARGS__) break;               \
+  case __NV_ATOMIC_RELEASE:                                                   \
+    __MYCC_NVA_SCOPED("release", PRE, POST, __VA_ARGS__) break;               \
+  case __NV_ATOMIC_ACQ_REL:                                                   \
+    __MYCC_NVA_SCOPED("acq_rel", PRE, POST, __VA_ARGS__) break;               \
+  default:                                                                    \
+    fence(__NV_ATOMIC_SEQ_CST, __scope);                                      \
+    __MYCC_NVA_SCOPED("acquire", PRE, POST, __VA_ARGS__) break;               \
+  }
+
+// atom.OP.<sem>.<scope>.TYPE for one C type.
+#define __MYCC_NVA_OP(NAME, OP, T, PTXT, C)                                   \
+  __MYCC_NVA T NAME(T *__p, T __v, int __order, int __scope) {                \
+    T __r;                                                                    \
+    __MYCC_NVA_RMW("atom." OP, "." PTXT " %0,[%1],%2;",                       \
+                   : "=" C(__r) : "l"(__p), C(__v) : "memory")                \
+    return __r;                                                               \
+  }
+#define __MYCC_NVA_INTEGERS(NAME, OP, S, U)                                   \
+  __MYCC_NVA_OP(NAME, OP, int, S "32", "r")                                   \
+  __MYCC_NVA_OP(NAME, OP, unsigned int, U "32", "r")                          \
+  __MYCC_NVA_OP(NAME, OP, long, S "64", "l")                                  \
+  __MYCC_NVA_OP(NAME, OP, unsigned long, U "64", "l")                         \
+  __MYCC_NVA_OP(NAME, OP, long long, S "64", "l")                             \
+  __MYCC_NVA_OP(NAME, OP, unsigned long long, U "64", "l")
+__MYCC_NVA_INTEGERS(add, "add", "s", "u")
+__MYCC_NVA_OP(add, "add", float, "f32", "f")
+__MYCC_NVA_OP(add, "add", double, "f64", "d")
+__MYCC_NVA_INTEGERS(min, "min", "s", "u")
+__MYCC_NVA_INTEGERS(max, "max", "s", "u")
+__MYCC_NVA_INTEGERS(and_, "and", "b", "b")
+__MYCC_NVA_INTEGERS(or_, "or", "b", "b")
+__MYCC_NVA_INTEGERS(xor_, "xor", "b", "b")
+
+// Exchange, compare-exchange, load and store move bits: b32 or b64.
+template <int __size> struct bits;
+template <> struct bits<4> { typedef unsigned int type; };
+template <> struct bits<8> { typedef unsigned long long type; };
+
+#define __MYCC_NVA_BITS(T, PTXT, C)                                           \
+  __MYCC_NVA T exchange(T *__p, T __v, int __order, int __scope) {            \
+    T __r;                                                                    \
+    __MYCC_NVA_RMW("atom.exch", "." PTXT " %0,[%1],%2;",                      \
+                   : "=" C(__r) : "l"(__p), C(__v) : "memory")                \
+    return __r;                                                               \
+  }                                                                           \
+  __MYCC_NVA T cas(T *__p, T __expected, T __desired, int __order,            \
+                   int __scope) {                                             \
+    T __r;                                                                    \
+    __MYCC_NVA_RMW("atom.cas", "." PTXT " %0,[%1],%2,%3;",                    \
+                   : "=" C(__r)                                               \
+                   : "l"(__p), C(__expected), C(__desired)                    \
+                   : "memory")                                                \
+    return __r;                                                               \
+  }                                                                           \
+  __MYCC_NVA T load(const T *__p, int __order, int __scope) {                 \
+    T __r;                                                                    \
+    switch (__order) {                                                        \
+    case __NV_ATOMIC_RELAXED:                                                 \
+      __MYCC_NVA_SCOPED("relaxed", "ld", "." PTXT " %0, [%1];",               \
+                        : "=" C(__r) : "l"(__p) : "memory") break;            \
+    case __NV_ATOMIC_SEQ_CST:                                                 \
+      fence(__NV_ATOMIC_SEQ_CST, __scope);                                    \
+      [[fallthrough]];                                                        \
+    default:                                                                  \
+      __MYCC_NVA_SCOPED("acquire", "ld", "." PTXT " %0, [%1];",               \
+                        : "=" C(__r) : "l"(__p) : "memory") break;            \
+    }                                                                         \
+    return __r;                                                               \
+  }                                                                           \
+  __MYCC_NVA void store(T *__p, T __v, int __order, int __scope) {            \
+    switch (__order) {                                                        \
+    case __NV_ATOMIC_RELEASE:                                                 \
+      __MYCC_NVA_SCOPED("release", "st", "." PTXT " [%0], %1;",               \
+                        : : "l"(__p), C(__v) : "memory") break;               \
+    case __NV_ATOMIC_SEQ_CST:                                                 \
+      fence(__NV_ATOMIC_SEQ_CST, __scope);                                    \
+      [[fallthrough]];                                                        \
+    default:                                                                  \
+      __MYCC_NVA_SCOPED("relaxed", "st", "." PTXT " [%0], %1;",               \
+                        : : "l"(__p), C(__v) : "memory") break;               \
+    }                                                                         \
+  }
+__MYCC_NVA_BITS(unsigned int, "b32", "r")
+__MYCC_NVA_BITS(unsigned long long, "b64", "l")
+
+// nvcc's order for a compare-exchange (see above).
+__MYCC_NVA int cas_order(int __success, int __failure) {
+  if (__success == __NV_ATOMIC_SEQ_CST || __failure == __NV_ATOMIC_SEQ_CST)
+    return __NV_ATOMIC_SEQ_CST;
+  if (__success == __NV_ATOMIC_RELAXED &&
+      (__failure == __NV_ATOMIC_ACQUIRE || __failure == __NV_ATOMIC_CONSUME))
+    return __NV_ATOMIC_ACQUIRE;
+  return __success;
+}
+
+template <class _T> __MYCC_NVA typename bits<sizeof(_T)>::type to_bits(const _T &__v) {
+  typename bits<sizeof(_T)>::type __b;
+  __builtin_memcpy(&__b, &__v, sizeof(_T));
+  return __b;
+}
+template <class _T, class _B> __MYCC_NVA void from_bits(_T *__out, _B __b) {
+  __builtin_memcpy((void *)__out, &__b, sizeof(_T));
+}
+template <class _T> struct generic_check {
+  static_assert(sizeof(_T) == 4 || sizeof(_T) == 8,
+                "nv atomic load, store, cas and exchange need a type of 4 or "
+                "8 bytes");
+  static constexpr bool value = true;
+};
+template <class _T> struct integral_check {
+  static_assert(__is_integral(_T) && (sizeof(_T) == 4 || sizeof(_T) == 8),
+                "non-generic nv atomic load, store, cas and exchange are "
+                "valid only on integral types");
+  static constexpr bool value = true;
+};
+#define __MYCC_NVA_BITS_OF(T) typename __mycc_nv_atomic::bits<sizeof(T)>::type
+#define __MYCC_NVA_AS_BITS(T, P) ((__MYCC_NVA_BITS_OF(T) *)(P))
+} // namespace __mycc_nv_atomic
+
+#define __MYCC_NVA_ORDER_IS(O, A, B)                                          \
+  ((O) == __NV_ATOMIC_##A || (O) == __NV_ATOMIC_##B)
+#define __MYCC_NVA_RMW_API(NAME, FETCH, IMPL, NEG)                            \
+  template <class _T, class _U>                                               \
+  __MYCC_NVA _T NAME(volatile _T *__p, _U __v, int __order,                   \
+                     int __scope = __NV_THREAD_SCOPE_SYSTEM) {                \
+    return __mycc_nv_atomic::IMPL((_T *)__p, NEG(_T) __v, __order, __scope);  \
+  }                                                                           \
+  template <class _T, class _U>                                               \
+  __MYCC_NVA void FETCH(volatile _T *__p, _U __v, int __order,                \
+                        int __scope = __NV_THREAD_SCOPE_SYSTEM) {             \
+    (void)__mycc_nv_atomic::IMPL((_T *)__p, NEG(_T) __v, __order, __scope);   \
+  }
+#define __MYCC_NVA_PLUS
+#define __MYCC_NVA_MINUS -
+__MYCC_NVA_RMW_API(__nv_atomic_fetch_add, __nv_atomic_add, add, __MYCC_NVA_PLUS)
+__MYCC_NVA_RMW_API(__nv_atomic_fetch_sub, __nv_atomic_sub, add, __MYCC_NVA_MINUS)
+__MYCC_NVA_RMW_API(__nv_atomic_fetch_min, __nv_atomic_min, min, __MYCC_NVA_PLUS)
+__MYCC_NVA_RMW_API(__nv_atomic_fetch_max, __nv_atomic_max, max, __MYCC_NVA_PLUS)
+__MYCC_NVA_RMW_API(__nv_atomic_fetch_and, __nv_atomic_and, and_, __MYCC_NVA_PLUS)
+__MYCC_NVA_RMW_API(__nv_atomic_fetch_or, __nv_atomic_or, or_, __MYCC_NVA_PLUS)
+__MYCC_NVA_RMW_API(__nv_atomic_fetch_xor, __nv_atomic_xor, xor_, __MYCC_NVA_PLUS)
+#undef __MYCC_NVA_RMW_API
+#undef __MYCC_NVA_PLUS
+#undef __MYCC_NVA_MINUS
+
+template <class _T, class _U>
+__MYCC_NVA _T __nv_atomic_exchange_n(volatile _T *__p, _U __v, int __order,
+                                     int __scope = __NV_THREAD_SCOPE_SYSTEM) {
+  static_assert(__mycc_nv_atomic::integral_check<_T>::value, "");
+  return (_T)__mycc_nv_atomic::exchange(__MYCC_NVA_AS_BITS(_T, __p),
+                                        (__MYCC_NVA_BITS_OF(_T))(_T)__v,
+                                        __order, __scope);
+}
+template <class _T>
+__MYCC_NVA void __nv_atomic_exchange(volatile _T *__p, _T *__v, _T *__ret,
+                                     int __order,
+                                     int __scope = __NV_THREAD_SCOPE_SYSTEM) {
+  static_assert(__mycc_nv_atomic::generic_check<_T>::value, "");
+  __mycc_nv_atomic::from_bits(
+      __ret, __mycc_nv_atomic::exchange(__MYCC_NVA_AS_BITS(_T, __p),
+                                        __mycc_nv_atomic::to_bits(*__v),
+                                        __order, __scope));
+}
+template <class _T, class _U>
+__MYCC_NVA bool
+__nv_atomic_compare_exchange_n(volatile _T *__p, _T *__expected, _U __desired,
+                               bool, int __success, int __failure,
+                               int __scope = __NV_THREAD_SCOPE_SYSTEM) {
+  static_assert(__mycc_nv_atomic::integral_check<_T>::value, "");
+  typedef __MYCC_NVA_BITS_OF(_T) __B;
+  __B __e = (__B)*__expected;
+  __B __old = __mycc_nv_atomic::cas(
+      __MYCC_NVA_AS_BITS(_T, __p), __e, (__B)(_T)__desired,
+      __mycc_nv_atomic::cas_order(__success, __failure), __scope);
+  if (__old == __e) return true;
+  *__expected = (_T)__old;
+  return false;
+}
+template <class _T>
+__MYCC_NVA bool
+__nv_atomic_compare_exchange(volatile _T *__p, _T *__expected, _T *__desired,
+                             bool, int __success, int __failure,
+                             int __scope = __NV_THREAD_SCOPE_SYSTEM) {
+  static_assert(__mycc_nv_atomic::generic_check<_T>::value, "");
+  auto __e = __mycc_nv_atomic::to_bits(*__expected);
+  auto __old = __mycc_nv_atomic::cas(
+      __MYCC_NVA_AS_BITS(_T, __p), __e, __mycc_nv_atomic::to_bits(*__desired),
+      __mycc_nv_atomic::cas_order(__success, __failure), __scope);
+  if (__old == __e) return true;
+  __mycc_nv_atomic::from_bits(__expected, __old);
+  return false;
+}
+template <class _T>
+__MYCC_NVA _T __nv_atomic_load_n(const volatile _T *__p, int __order,
+                                 int __scope = __NV_THREAD_SCOPE_SYSTEM)
+    __attribute__((diagnose_if(__MYCC_NVA_ORDER_IS(__order, RELEASE, ACQ_REL),
+                               "atomic load's memory order cannot be release "
+                               "or acq_rel",
+                               "error"))) {
+  static_assert(__mycc_nv_atomic::integral_check<_T>::value, "");
+  return (_T)__mycc_nv_atomic::load(
+      (const __MYCC_NVA_BITS_OF(_T) *)__p, __order, __scope);
+}
+template <class _T>
+__MYCC_NVA void __nv_atomic_load(const volatile _T *__p, _T *__ret, int __order,
+                                 int __scope = __NV_THREAD_SCOPE_SYSTEM)
+    __attribute__((diagnose_if(__MYCC_NVA_ORDER_IS(__order, RELEASE, ACQ_REL),
+                               "atomic load's memory order cannot be release "
+                               "or acq_rel",
+                               "error"))) {
+  static_assert(__mycc_nv_atomic::generic_check<_T>::value, "");
+  __mycc_nv_atomic::from_bits(
+      __ret, __mycc_nv_atomic::load(
+                 (const __MYCC_NVA_BITS_OF(_T) *)__p, __order, __scope));
+}
+#define __MYCC_NVA_STORE_ORDER                                                \
+  __attribute__((diagnose_if(                                                 \
+      __MYCC_NVA_ORDER_IS(__order, CONSUME, ACQUIRE) ||                       \
+          __order == __NV_ATOMIC_ACQ_REL,                                     \
+      "atomic store's memory order cannot be consume, acquire or acq_rel",    \
+      "error")))
+template <class _T, class _U>
+__MYCC_NVA void __nv_atomic_store_n(volatile _T *__p, _U __v, int __order,
+                                    int __scope = __NV_THREAD_SCOPE_SYSTEM)
+    __MYCC_NVA_STORE_ORDER {
+  static_assert(__mycc_nv_atomic::integral_check<_T>::value, "");
+  __mycc_nv_atomic::store(__MYCC_NVA_AS_BITS(_T, __p),
+                          (__MYCC_NVA_BITS_OF(_T))(_T)__v, __order, __scope);
+}
+template <class _T>
+__MYCC_NVA void __nv_atomic_store(volatile _T *__p, _T *__v, int __order,
+                                  int __scope = __NV_THREAD_SCOPE_SYSTEM)
+    __MYCC_NVA_STORE_ORDER {
+  static_assert(__mycc_nv_atomic::generic_check<_T>::value, "");
+  __mycc_nv_atomic::store(__MYCC_NVA_AS_BITS(_T, __p),
+                          __mycc_nv_atomic::to_bits(*__v), __order, __scope);
+}
+__MYCC_NVA void __nv_atomic_thread_fence(int __order,
+                                         int __scope = __NV_THREAD_SCOPE_SYSTEM) {
+  __mycc_nv_atomic::fence(__order, __scope);
+}
+#undef __MYCC_NVA_STORE_ORDER
+#undef __MYCC_NVA_ORDER_IS
+#undef __MYCC_NVA_BITS_OF
+#undef __MYCC_NVA_AS_BITS
+#undef __MYCC_NVA_BITS
+#undef __MYCC_NVA_INTEGERS
+#undef __MYCC_NVA_OP
+#undef __MYCC_NVA_RMW
+#undef __MYCC_NVA_SCOPED
+#undef __MYCC_NVA_AT
+#undef __MYCC_NVA
 
 //===----------------------------------------------------------------------===//
 // The CUDA runtime, linked for mycc's runtime

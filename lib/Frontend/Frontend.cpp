@@ -133,7 +133,11 @@ void addIdentityMacros(const SourceOptions &o, std::vector<std::string> &cc1) {
     macros.push_back("-D__CUDACC_VER_MAJOR__=" + std::to_string(o.cudaVerMajor));
     macros.push_back("-D__CUDACC_VER_MINOR__=" + std::to_string(o.cudaVerMinor));
     macros.push_back("-D__CUDACC_VER_BUILD__=" + std::to_string(o.cudaVerBuild));
+    macros.push_back("-D__CUDA_API_VER_MAJOR__=" + std::to_string(o.cudaVerMajor));
+    macros.push_back("-D__CUDA_API_VER_MINOR__=" + std::to_string(o.cudaVerMinor));
   }
+  // nvcc's atomic builtins with order and scope (mycc/prelude.h has them).
+  macros.push_back("-D__CUDACC_DEVICE_ATOMIC_BUILTINS__=1");
   if (o.defineNvcc) macros.push_back("-D__NVCC__");
   cc1.insert(at, macros.begin(), macros.end());
 }
@@ -157,6 +161,9 @@ void addCommonDriverArgs(const SourceOptions &o, std::vector<std::string> &a) {
     a.push_back(f);
   }
   if (!o.std.empty()) a.push_back("-std=" + o.std);
+  // GNU's `typeof` under -std=c++NN too, as nvcc's front end takes it; the
+  // lowering writes it as __typeof__ for the host compiler.
+  a.push_back("-fgnu-keywords");
   if (o.noWarnings) a.push_back("-w");
   if (o.warningsAsErrors) a.push_back("-Werror");
   if (o.errorLimit) a.push_back("-ferror-limit=" + std::to_string(o.errorLimit));
@@ -283,6 +290,9 @@ bool Invocations::hostCompile(const SourceOptions &o, const std::string &input,
                              "--cuda-path=" + o.cudaPath,
                              "-Wno-unknown-cuda-version"};
   if (!o.std.empty()) a.push_back("-std=" + o.std);
+  // GNU's `typeof` under -std=c++NN too, as nvcc's front end takes it; the
+  // lowering writes it as __typeof__ for the host compiler.
+  a.push_back("-fgnu-keywords");
   if (o.noWarnings) a.push_back("-w");
   if (o.warningsAsErrors) a.push_back("-Werror");
   if (o.errorLimit) a.push_back("-ferror-limit=" + std::to_string(o.errorLimit));
@@ -381,6 +391,30 @@ createCompilerInstance(const std::vector<std::string> &cc1,
         f.name,
         llvm::MemoryBuffer::getMemBufferCopy(f.text, f.name).release());
   return instance;
+}
+
+namespace {
+bool isTypeTraitKeyword(clang::tok::TokenKind kind) {
+  switch (kind) {
+#define TOK(X)
+#define TYPE_TRAIT(N, I, K) case clang::tok::kw_##I:
+#define TRANSFORM_TYPE_TRAIT_DEF(K, Trait) case clang::tok::kw___##Trait:
+#include "clang/Basic/TokenKinds.def"
+    return true;
+  default:
+    return false;
+  }
+}
+} // namespace
+
+void watchLibraryTraitNames(clang::Preprocessor &preprocessor) {
+  preprocessor.setTokenWatcher(
+      [afterStruct = false](const clang::Token &token) mutable {
+        if (afterStruct && isTypeTraitKeyword(token.getKind()))
+          if (clang::IdentifierInfo *name = token.getIdentifierInfo())
+            name->revertTokenIDToIdentifier();
+        afterStruct = token.is(clang::tok::kw_struct);
+      });
 }
 
 std::string formatCommand(const std::string &tool,

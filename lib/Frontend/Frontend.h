@@ -14,6 +14,7 @@ class raw_ostream;
 }
 namespace clang {
 class CompilerInstance;
+class Preprocessor;
 }
 
 namespace mycc::frontend {
@@ -114,6 +115,16 @@ createCompilerInstance(const std::vector<std::string> &cc1,
                        const std::vector<InMemoryFile> &inMemoryInputs,
                        std::string &error,
                        llvm::raw_ostream *diagnostics = nullptr);
+
+// For a preprocessor that runs without a parser (the host side's separate
+// preprocessing): what Clang's parser does on `struct __make_signed` (a
+// type-trait keyword that libstdc++ names a struct template), turning the
+// keyword back into an identifier for the rest of the unit, so that
+// `__has_builtin(__make_signed)` after it answers as in a one-pass compile.
+// Without this, CCCL saw the builtin in the preprocessed text and the parse
+// of that text (where libstdc++'s struct turned it off) rejected its use
+// ("unknown type name '__make_signed'").
+void watchLibraryTraitNames(clang::Preprocessor &preprocessor);
 
 // __CUDA_ARCH_LIST__'s value as nvcc 13 defines it: the __CUDA_ARCH__ value
 // of every virtual arch (`gpuArchs`, "sm_80" form) ascending, each once.

@@ -40,6 +40,10 @@ HostCompilerCommands::preprocess(const SourceOptions &o, const std::string &inpu
     cmd.push_back("-D__CUDA_API_VER_MAJOR__=" + std::to_string(o.cudaVerMajor));
     cmd.push_back("-D__CUDA_API_VER_MINOR__=" + std::to_string(o.cudaVerMinor));
   }
+  // As nvcc's: its front end takes nvcc's diagnostic pragmas (mycc's
+  // lowering keeps them from the host compiler) and has the atomic builtins.
+  cmd.insert(cmd.end(), {"-D__NVCC_DIAG_PRAGMA_SUPPORT__=1",
+                         "-D__CUDACC_DEVICE_ATOMIC_BUILTINS__=1"});
   if (o.allowUnsupportedCompiler) cmd.push_back("-D__NV_NO_HOST_COMPILER_CHECK=1");
   for (const auto &d : o.includeDirs) cmd.push_back("-I" + d);
   for (const auto &d : o.systemIncludeDirs) cmd.insert(cmd.end(), {"-isystem", d});

@@ -1,6 +1,6 @@
 #include "HostLowering.h"
 #include "HostCompilerText.h"
-#include "SharedInit.h"
+#include "SourceRecovery.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -156,6 +156,18 @@ public:
         !outer->getDeclContext()->isFileContext() || !inMainFile(nameLoc))
       return true;
     rw.ReplaceText(nameLoc, outer->getName().size(), qualifiedName(outer));
+    return true;
+  }
+
+  // GNU's `typeof`, which nvcc's front end and Clang (-fgnu-keywords) take
+  // under -std=c++NN and g++ does not: written as __typeof__, as nvcc's
+  // lowered units have it.
+  bool VisitTypeOfExprTypeLoc(TypeOfExprTypeLoc tl) {
+    spellTypeofForHostCompiler(tl.getTypeofLoc());
+    return true;
+  }
+  bool VisitTypeOfTypeLoc(TypeOfTypeLoc tl) {
+    spellTypeofForHostCompiler(tl.getTypeofLoc());
     return true;
   }
 
@@ -329,11 +341,39 @@ public:
       }
   }
 
+  // The edits that must not fall into dropped text, once all is known.
+  void finishSpellings() {
+    for (unsigned offset : typeofs) {
+      bool inside = false;
+      for (const auto &[begin, end] : dropped)
+        inside |= begin <= offset && offset <= end;
+      if (!inside)
+        rw.ReplaceText(sm.getComposedLoc(sm.getMainFileID(), offset), 6,
+                       "__typeof__");
+    }
+  }
+
   unsigned numKernels() const { return kernels.size(); }
   unsigned numVars() const { return vars.size(); }
   bool failed() const { return hadError; }
 
 private:
+  void spellTypeofForHostCompiler(SourceLocation loc) {
+    if (!options.forHostCompiler || !inMainFile(loc)) return;
+    const char *at = sm.getCharacterData(loc);
+    if (llvm::StringRef(at, 6) == "typeof" && !llvm::isAlnum(at[6]) &&
+        at[6] != '_' && at[6] != '$')
+      typeofs.insert(sm.getFileOffset(loc));
+  }
+
+  // Text left out or replaced for the host compiler (device bodies, kernel
+  // bodies, rejected redeclarations): no other edit may fall inside it.
+  void dropText(SourceRange range, llvm::StringRef replacement) {
+    dropped.push_back({sm.getFileOffset(sm.getExpansionLoc(range.getBegin())),
+                       sm.getFileOffset(sm.getExpansionLoc(range.getEnd()))});
+    rw.ReplaceText(range, replacement);
+  }
+
   bool inMainFile(SourceLocation loc) const {
     return loc.isValid() && loc.isFileID() &&
            sm.getFileID(loc) == sm.getMainFileID();
@@ -428,7 +468,7 @@ private:
     SourceRange range = body->getSourceRange();
     if (!inMainFile(range.getBegin()) || !range.getEnd().isFileID()) return;
     if (!fd->isOutOfLine()) {
-      rw.ReplaceText(range, ";");
+      dropText(range, ";");
       return;
     }
     // Out of its class, a declaration is not allowed: the definition goes,
@@ -436,7 +476,7 @@ private:
     if (fd->isInlined() || fd->isTemplated()) return;
     SourceLocation begin = fd->getOuterLocStart();
     if (!inMainFile(begin)) return;
-    rw.RemoveText(SourceRange(begin, range.getEnd()));
+    dropText(SourceRange(begin, range.getEnd()), "");
   }
 
   // `__noinline__` is a keyword of CUDA's front ends (Clang's and nvcc's),
@@ -471,7 +511,7 @@ private:
     SourceLocation semi = Lexer::findLocationAfterToken(
         range.getEnd(), tok::semi, sm, ctx.getLangOpts(), false);
     if (semi.isInvalid()) return;
-    rw.RemoveText(CharSourceRange::getCharRange(range.getBegin(), semi));
+    dropText(SourceRange(range.getBegin(), semi.getLocWithOffset(-1)), "");
   }
 
   void unsupported(SourceLocation loc, llvm::StringRef what) {
@@ -559,7 +599,7 @@ private:
     std::string body = "{\n  void *__mycc_args[] = {" + argList +
                        "};\n  __mycc_launch((const void *)static_cast<void (*)(" +
                        typeList + ")>(" + self + "), __mycc_args + 1);\n}";
-    rw.ReplaceText(fd->getBody()->getSourceRange(), body);
+    dropText(fd->getBody()->getSourceRange(), body);
   }
 
   void collectKernel(FunctionDecl *fd) {
@@ -616,6 +656,8 @@ private:
   ASTContext &ctx;
   SourceManager &sm;
   Rewriter &rw;
+  std::set<unsigned> typeofs; // offsets of `typeof` in the main file
+  std::vector<std::pair<unsigned, unsigned>> dropped; // see dropText
   const LoweringOptions &options;
   std::unique_ptr<MangleContext> mangler;
   // The host compiler's names of kernel stubs where they differ from
@@ -681,6 +723,7 @@ public:
     Lowerer lowerer(ctx, rw, options);
     lowerer.TraverseDecl(ctx.getTranslationUnitDecl());
     lowerer.collectSpecializations();
+    lowerer.finishSpellings();
     if (lowerer.failed()) return;
     FileID main = ctx.getSourceManager().getMainFileID();
     std::string head, tail = lowerer.registrationTable(sourceName);
@@ -709,7 +752,7 @@ private:
 class LoweringAction : public ASTFrontendAction {
 public:
   LoweringAction(const std::string &sourceName, const LoweringOptions &options,
-                 LoweredUnit &out, SharedInitRecovery *recovery)
+                 LoweredUnit &out, SourceRecovery *recovery)
       : sourceName(sourceName), options(options), out(out),
         recovery(recovery) {}
 
@@ -729,7 +772,7 @@ private:
   const std::string &sourceName;
   const LoweringOptions &options;
   LoweredUnit &out;
-  SharedInitRecovery *recovery;
+  SourceRecovery *recovery;
 };
 
 } // namespace
@@ -853,13 +896,13 @@ static bool remapInClangSpelling(clang::CompilerInstance &instance,
   return true;
 }
 
-// The lowering, run again on the rewritten text when SharedInit.h rewrote
+// The lowering, run again on the rewritten text when SourceRecovery.h rewrote
 // __shared__ declarations Clang rejected.
 static bool lowerWithRecovery(clang::CompilerInstance &instance,
                               const std::string &sourceName,
                               const LoweringOptions &options,
                               LoweredUnit &out) {
-  SharedInitRecovery recovery;
+  SourceRecovery recovery;
   recovery.watch(instance);
   LoweringAction action(sourceName, options, out, &recovery);
   bool ok = instance.ExecuteAction(action);

@@ -8,7 +8,7 @@
 #include "KernelAttributes.h"
 #include "KernelParams.h"
 #include "LiveRanges.h"
-#include "SharedInit.h"
+#include "SourceRecovery.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/CodeGen/CodeGenAction.h"
@@ -117,12 +117,12 @@ struct DeviceFrontEndPasses {
 };
 
 // Clang's front end and code generation, with mycc's consumers ahead of
-// CodeGen's: DeviceFrontEndPasses and the SharedInitRecovery one (__shared__
+// CodeGen's: DeviceFrontEndPasses and the SourceRecovery one (__shared__
 // variables with constructors or destructors, and nvcc's warning about them).
 class DeviceAction : public clang::EmitLLVMOnlyAction {
 public:
   DeviceAction(llvm::LLVMContext *context, DeviceFrontEndPasses &passes,
-               lowering::SharedInitRecovery &recovery)
+               lowering::SourceRecovery &recovery)
       : EmitLLVMOnlyAction(context), passes(passes), recovery(recovery) {}
 
 protected:
@@ -140,7 +140,7 @@ protected:
 
 private:
   DeviceFrontEndPasses &passes;
-  lowering::SharedInitRecovery &recovery;
+  lowering::SourceRecovery &recovery;
 };
 
 // Errors LLVM reports once the front end is done: inline assembly the back
@@ -233,12 +233,12 @@ std::unique_ptr<llvm::Module> runFrontEnd(const std::vector<std::string> &cc1,
   if (!ci) return nullptr;
   // The front end stops at unoptimised IR; the pipeline is ours.
   ci->getCodeGenOpts().DisableLLVMPasses = true;
-  lowering::SharedInitRecovery recovery;
+  lowering::SourceRecovery recovery;
   recovery.watch(*ci);
   auto passes = std::make_unique<DeviceFrontEndPasses>();
   auto action = std::make_unique<DeviceAction>(&context, *passes, recovery);
   bool ok = ci->ExecuteAction(*action);
-  // Declarations Clang rejected and mycc rewrote (SharedInit.h): parse again.
+  // Declarations Clang rejected and mycc rewrote (SourceRecovery.h): parse again.
   std::vector<frontend::InMemoryFile> rewritten;
   if (recovery.finish(rewritten)) {
     if (recovery.failed()) { // nvcc's warning, made an error

@@ -1,4 +1,4 @@
-#include "SharedInit.h"
+#include "SourceRecovery.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -7,6 +7,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/DiagnosticAST.h"
 #include "clang/Basic/DiagnosticCategories.h"
 #include "clang/Basic/DiagnosticSema.h"
 #include "clang/Basic/SourceManager.h"
@@ -73,7 +74,7 @@ const char kStoragePrefix[] = "__mycc_shared_";
 
 } // namespace
 
-struct SharedInitRecovery::Impl {
+struct SourceRecovery::Impl {
   DiagnosticsEngine *diags = nullptr;
   DiagnosticConsumer *original = nullptr;
   std::unique_ptr<DiagnosticConsumer> ownedOriginal;
@@ -83,6 +84,7 @@ struct SharedInitRecovery::Impl {
 
   std::vector<HeldDiagnostic> held;
   std::set<SourceLocation> errorLocs; // where Clang said err_shared_var_init
+  std::set<SourceLocation> asmEscapes; // where Clang said err_asm_invalid_escape
   std::vector<frontend::InMemoryFile> rewritten;
   // nvcc's warnings about rewritten declarations, at the first parse's
   // locations (the rewrite moves the names).
@@ -94,7 +96,7 @@ namespace {
 
 class Holder : public DiagnosticConsumer {
 public:
-  explicit Holder(SharedInitRecovery::Impl &impl) : impl(impl) {}
+  explicit Holder(SourceRecovery::Impl &impl) : impl(impl) {}
 
   void BeginSourceFile(const LangOptions &lo, const Preprocessor *) override {
     impl.langOpts = &lo;
@@ -115,10 +117,13 @@ public:
     impl.held.push_back(std::move(d));
     if (info.getID() == diag::err_shared_var_init && info.getLocation().isValid())
       impl.errorLocs.insert(info.getLocation());
+    if (info.getID() == diag::err_asm_invalid_escape &&
+        info.getLocation().isValid())
+      impl.asmEscapes.insert(info.getLocation());
   }
 
 private:
-  SharedInitRecovery::Impl &impl;
+  SourceRecovery::Impl &impl;
 };
 
 using PragmaLog = std::vector<PragmaEvent>;
@@ -312,7 +317,7 @@ class SharedVarConsumer : public ASTConsumer,
                           public ASTMutationListener,
                           public RecursiveASTVisitor<SharedVarConsumer> {
 public:
-  SharedVarConsumer(SharedInitRecovery::Impl &impl, CompilerInstance &ci,
+  SharedVarConsumer(SourceRecovery::Impl &impl, CompilerInstance &ci,
                     bool warn)
       : impl(impl), warn(warn), pragmas(std::make_shared<PragmaLog>()) {
     if (warn && ci.hasPreprocessor())
@@ -344,11 +349,16 @@ public:
   }
 
   void HandleTranslationUnit(ASTContext &context) override {
-    if (impl.errorLocs.empty()) return;
+    if (impl.errorLocs.empty() && impl.asmEscapes.empty()) return;
     Rewriter rw(context.getSourceManager(), context.getLangOpts());
     this->rw = &rw;
-    TraverseDecl(context.getTranslationUnitDecl());
+    if (!impl.errorLocs.empty())
+      TraverseDecl(context.getTranslationUnitDecl());
     SourceManager &sm = context.getSourceManager();
+    std::set<SourceLocation> literalsDone;
+    for (SourceLocation loc : impl.asmEscapes)
+      escapeAsmPercents(rw, sm, context.getLangOpts(), sm.getSpellingLoc(loc),
+                        literalsDone);
     for (auto it = rw.buffer_begin(); it != rw.buffer_end(); ++it) {
       OptionalFileEntryRef file = sm.getFileEntryRefForID(it->first);
       if (!file) continue;
@@ -386,6 +396,51 @@ public:
   }
 
 private:
+  // The string literal at `loc` (and those concatenated after it) with
+  // each `%` that begins no operand doubled.
+  static void escapeAsmPercents(Rewriter &rw, SourceManager &sm,
+                                const LangOptions &lo, SourceLocation loc,
+                                std::set<SourceLocation> &done) {
+    if (!loc.isFileID()) return;
+    SourceLocation tok = Lexer::GetBeginningOfToken(loc, sm, lo);
+    while (tok.isValid() && tok.isFileID()) {
+      Token t;
+      if (Lexer::getRawToken(tok, t, sm, lo, /*IgnoreWhiteSpace=*/true) ||
+          !t.is(tok::string_literal))
+        return;
+      if (done.insert(t.getLocation()).second) {
+        llvm::StringRef text(sm.getCharacterData(t.getLocation()),
+                             t.getLength());
+        std::string out = escapedAsmString(text);
+        if (out != text) rw.ReplaceText(t.getLocation(), t.getLength(), out);
+      }
+      tok = t.getEndLoc();
+    }
+  }
+
+  static std::string escapedAsmString(llvm::StringRef text) {
+    std::string out;
+    for (size_t i = 0; i < text.size(); ++i) {
+      char c = text[i];
+      out += c;
+      if (c == '\\' && i + 1 < text.size()) {
+        out += text[++i];
+        continue;
+      }
+      if (c != '%') continue;
+      char next = i + 1 < text.size() ? text[i + 1] : '\0';
+      char after = i + 2 < text.size() ? text[i + 2] : '\0';
+      bool operand = llvm::isDigit(next) || next == '[' ||
+                     (llvm::isAlpha(next) && (llvm::isDigit(after) || after == '['));
+      if (llvm::StringRef("%={|}").contains(next) && next) {
+        out += text[++i];
+        continue;
+      }
+      if (!operand) out += '%';
+    }
+    return out;
+  }
+
   // Default-initialised: no initialiser written.
   static bool defaultInitialised(const VarDecl *vd) {
     const Expr *init = vd->getInit();
@@ -533,7 +588,7 @@ private:
     return true;
   }
 
-  SharedInitRecovery::Impl &impl;
+  SourceRecovery::Impl &impl;
   bool warn;
   std::shared_ptr<PragmaLog> pragmas;
   ASTContext *ctx = nullptr;
@@ -543,9 +598,9 @@ private:
 
 } // namespace
 
-SharedInitRecovery::SharedInitRecovery() : impl(std::make_unique<Impl>()) {}
+SourceRecovery::SourceRecovery() : impl(std::make_unique<Impl>()) {}
 
-SharedInitRecovery::~SharedInitRecovery() {
+SourceRecovery::~SourceRecovery() {
   // Give the client back if finish() was not called.
   if (impl->holder) {
     std::vector<frontend::InMemoryFile> ignored;
@@ -553,7 +608,7 @@ SharedInitRecovery::~SharedInitRecovery() {
   }
 }
 
-void SharedInitRecovery::watch(CompilerInstance &ci) {
+void SourceRecovery::watch(CompilerInstance &ci) {
   impl->diags = &ci.getDiagnostics();
   impl->ownsOriginal = impl->diags->ownsClient();
   if (impl->ownsOriginal) {
@@ -567,11 +622,11 @@ void SharedInitRecovery::watch(CompilerInstance &ci) {
 }
 
 std::unique_ptr<ASTConsumer>
-SharedInitRecovery::createConsumer(CompilerInstance &ci, bool warn) {
+SourceRecovery::createConsumer(CompilerInstance &ci, bool warn) {
   return std::make_unique<SharedVarConsumer>(*impl, ci, warn);
 }
 
-bool SharedInitRecovery::finish(std::vector<frontend::InMemoryFile> &files) {
+bool SourceRecovery::finish(std::vector<frontend::InMemoryFile> &files) {
   if (!impl->holder) return false;
   DiagnosticsEngine &diags = *impl->diags;
   diags.setClient(impl->ownsOriginal ? impl->ownedOriginal.release()
@@ -579,6 +634,7 @@ bool SharedInitRecovery::finish(std::vector<frontend::InMemoryFile> &files) {
                   impl->ownsOriginal);
   impl->holder.reset();
   impl->errorLocs.clear();
+  impl->asmEscapes.clear();
   bool retry = !impl->rewritten.empty();
   if (retry) impl->held.clear();
   if (impl->held.empty() && impl->warnings.empty()) {
@@ -611,6 +667,6 @@ bool SharedInitRecovery::finish(std::vector<frontend::InMemoryFile> &files) {
   return retry;
 }
 
-bool SharedInitRecovery::failed() const { return impl->failed; }
+bool SourceRecovery::failed() const { return impl->failed; }
 
 } // namespace mycc::lowering

@@ -1,4 +1,19 @@
-// Function-scope __shared__ variables of a class type whose default
+// Source that nvcc's front end accepts and Clang rejects, rewritten where
+// Clang reports it and parsed again (device side and host lowering alike).
+// Two kinds:
+//
+// 1. Inline assembly naming PTX's special registers with one `%`:
+//
+//   asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t));
+//
+// nvcc passes a `%` that does not begin an operand through; Clang reads
+// `%g` as an operand modifier and rejects the string ("invalid % escape in
+// inline assembly string"). Where Clang says so, every `%` of that string
+// literal (and of the literals concatenated after it) that begins no
+// operand (`%0`, `%l1`, `%[name]`, `%%`, `%=`, `%{`, `%|`, `%}`) is doubled,
+// which is what nvcc emits.
+//
+// 2. Function-scope __shared__ variables of a class type whose default
 // constructor or destructor is not empty, e.g.
 //
 //   __shared__ cuda::barrier<cuda::thread_scope_block> bar;
@@ -43,10 +58,10 @@ class CompilerInstance;
 
 namespace mycc::lowering {
 
-class SharedInitRecovery {
+class SourceRecovery {
 public:
-  SharedInitRecovery();
-  ~SharedInitRecovery();
+  SourceRecovery();
+  ~SourceRecovery();
 
   // First parse: holds back `ci`'s diagnostics (until finish()) and watches
   // for Clang's error. Call before running the action.
