@@ -168,6 +168,8 @@ const Spec kSpecs[] = {
    "Suppress all warnings."},
   {"-Werror", "--Werror", "werror", Kind::OptionalValue, Group::Language, "<kind>,...",
    "Turn warnings of these kinds into errors (alone: all-warnings).", false, Split::Commas},
+  {"-Wreorder", "--Wreorder", "Wreorder", Kind::Flag, Group::Language, "",
+   "Warn where member initializers are written out of declaration order."},
   {"-Wno-deprecated-gpu-targets", "--Wno-deprecated-gpu-targets", "no-deprecated-gpu-targets",
    Kind::Flag, Group::Language, "",
    "Accepted; mycc does not warn about the architectures the toolkit supports."},
@@ -279,7 +281,7 @@ const char *const kUnsupportedNvcc[][2] = {
   {"-fmad", "--fmad"}, {"-extra-device-vectorization", "--extra-device-vectorization"},
   {"-default-stream", "--default-stream"}, {"-keep-device-functions", "--keep-device-functions"},
   {"-src-in-ptx", "--source-in-ptx"}, {"-restrict", "--restrict"},
-  {"-Wreorder", "--Wreorder"}, {"-Wdefault-stream-launch", "--Wdefault-stream-launch"},
+  {"-Wdefault-stream-launch", "--Wdefault-stream-launch"},
   {"-Wmissing-launch-bounds", "--Wmissing-launch-bounds"},
   {"-Wext-lambda-captures-this", "--Wext-lambda-captures-this"},
   {"-Wno-deprecated-declarations", "--Wno-deprecated-declarations"},
@@ -673,7 +675,7 @@ struct Raw {
   std::vector<std::string> dependencies, dependencyOutput, dependencyTarget;
   int dependencyTargets = 0;
   int debug = 0, lineInfo = 0, relaxedConstexpr = 0, extendedLambda = 0,
-      noWarnings = 0, dryrun = 0, verbose = 0, keep = 0, listGpuArch = 0,
+      noWarnings = 0, warnReorder = 0, dryrun = 0, verbose = 0, keep = 0, listGpuArch = 0,
       listGpuCode = 0, help = 0, version = 0;
   // Build-system interface (docs/build-systems.md).
   int shared = 0, deviceDebug = 0, noDeprecatedGpuTargets = 0,
@@ -781,6 +783,7 @@ std::string runCli11(const Normalised &normalised, Raw &raw) {
   app.add_flag("--relaxed-constexpr", raw.relaxedConstexpr);
   app.add_flag("--extended-lambda", raw.extendedLambda);
   app.add_flag("--disable-warnings", raw.noWarnings);
+  app.add_flag("--Wreorder", raw.warnReorder);
   app.add_flag("--dryrun", raw.dryrun);
   app.add_flag("--verbose", raw.verbose);
   app.add_flag("--keep", raw.keep);
@@ -1224,6 +1227,7 @@ std::string driverOptions(const Raw &raw, Options &o,
   o.extendedLambda = raw.extendedLambda > 0;
   o.relaxedConstexpr = raw.relaxedConstexpr > 0;
   o.noWarnings = raw.noWarnings > 0;
+  o.warnReorder = raw.warnReorder > 0;
   if (std::string error = cudafeOptions(raw.xcudafe, o); !error.empty())
     return error;
   for (const std::string &kind : raw.werror)

@@ -118,6 +118,7 @@ struct Options {
   bool extendedLambda = false;
   bool relaxedConstexpr = false;
   bool noWarnings = false;   // -w
+  bool warnReorder = false;  // -Wreorder
   bool warningsAsErrors = false; // -Werror (all-warnings)
   // Every -Werror kind given (all-warnings, reorder, ...), deduplicated, in
   // command-line order; plain -Werror counts as all-warnings.

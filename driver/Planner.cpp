@@ -69,6 +69,7 @@ frontend::SourceOptions sourceOptions(const Options &o, const Toolkit &t) {
   s.deviceLineInfo = o.lineInfo;
   s.deviceDebug = o.deviceDebug;
   s.noWarnings = o.noWarnings;
+  s.warnReorder = o.warnReorder;
   s.warningsAsErrors = o.warningsAsErrors;
   s.hostCompilerFlags = o.xcompiler;
   s.allowUnsupportedCompiler = o.allowUnsupportedCompiler;

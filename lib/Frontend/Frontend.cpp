@@ -165,6 +165,7 @@ void addCommonDriverArgs(const SourceOptions &o, std::vector<std::string> &a) {
   // lowering writes it as __typeof__ for the host compiler.
   a.push_back("-fgnu-keywords");
   if (o.noWarnings) a.push_back("-w");
+  if (o.warnReorder) a.push_back("-Wreorder");
   if (o.warningsAsErrors) a.push_back("-Werror");
   if (o.errorLimit) a.push_back("-ferror-limit=" + std::to_string(o.errorLimit));
 }

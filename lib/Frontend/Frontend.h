@@ -33,6 +33,7 @@ struct SourceOptions {
   bool deviceLineInfo = false; // -lineinfo
   bool deviceDebug = false;    // -G: full device debug information, -O0
   bool noWarnings = false;
+  bool warnReorder = false; // -Wreorder: Clang's -Wreorder
   bool warningsAsErrors = false;
   std::vector<std::string> hostCompilerFlags; // -Xcompiler, for the host side
   bool allowUnsupportedCompiler = false; // -allow-unsupported-compiler
