@@ -98,6 +98,14 @@ const AnnotateAttr *managedAttr(const VarDecl *vd) {
   return nullptr;
 }
 
+// `&expr` as a void *, without a C-style cast: the host compiler's
+// -Wcast-qual warns on one that drops the const of a `const T` parameter or
+// variable.
+std::string voidAddress(const std::string &expr) {
+  return "const_cast<void *>(static_cast<const volatile void *>(&" + expr +
+         "))";
+}
+
 class Lowerer : public RecursiveASTVisitor<Lowerer> {
 public:
   Lowerer(ASTContext &ctx, Rewriter &rw, const LoweringOptions &options)
@@ -298,7 +306,7 @@ public:
     os << "  {0, 0}\n};\n";
     os << "static const struct __mycc_var_entry __mycc_vars[] = {\n";
     for (const auto &v : vars)
-      os << "  {(void *)&" << v.hostExpr << ", \"" << v.deviceName << "\", "
+      os << "  {" << voidAddress(v.hostExpr) << ", \"" << v.deviceName << "\", "
          << v.sizeExpr << ", " << v.flags << "},\n";
     os << "  {0, 0, 0, 0}\n};\n";
     os << "static const struct __mycc_module_desc __mycc_module = {"
@@ -364,6 +372,19 @@ private:
     if (llvm::StringRef(at, 6) == "typeof" && !llvm::isAlnum(at[6]) &&
         at[6] != '_' && at[6] != '$')
       typeofs.insert(sm.getFileOffset(loc));
+  }
+
+  // The `:` that begins a constructor's initializers, given the first
+  // initializer's start (whitespace between them only); invalid otherwise.
+  SourceLocation colonBefore(SourceLocation first) const {
+    if (!inMainFile(first)) return SourceLocation();
+    const char *at = sm.getCharacterData(first);
+    const char *start = sm.getBufferData(sm.getMainFileID()).data();
+    const char *p = at;
+    while (p > start && llvm::isSpace(p[-1])) --p;
+    if (p == start || p[-1] != ':' || (p - 1 > start && p[-2] == ':'))
+      return SourceLocation();
+    return first.getLocWithOffset(-(at - (p - 1)));
   }
 
   // Text left out or replaced for the host compiler (device bodies, kernel
@@ -451,8 +472,10 @@ private:
   // compile (inline PTX, device builtins) and would emit for the host:
   // nvcc's host side keeps the declaration only, and so does this. Bodies
   // stay where a declaration cannot replace them: constexpr functions (the
-  // host may evaluate them), lambdas (their closure types are host types),
-  // and constructors with member initializers.
+  // host may evaluate them) and lambdas (their closure types are host
+  // types). A constructor's member initializers go with its body (a kept
+  // body may call device functions whose bodies are gone, which the host
+  // compiler rejects under -Werror: "used but never defined").
   void leaveOutDeviceBody(FunctionDecl *fd) {
     if (!fd->hasAttr<CUDADeviceAttr>() || fd->hasAttr<CUDAHostAttr>() ||
         fd->hasAttr<CUDAGlobalAttr>() || !fd->doesThisDeclarationHaveABody() ||
@@ -460,12 +483,18 @@ private:
       return;
     if (const auto *method = dyn_cast<CXXMethodDecl>(fd))
       if (method->getParent()->isLambda()) return;
-    if (const auto *ctor = dyn_cast<CXXConstructorDecl>(fd))
-      for (const CXXCtorInitializer *init : ctor->inits())
-        if (init->isWritten()) return;
     Stmt *body = fd->getBody();
     if (!body || isa<CXXTryStmt>(body)) return;
     SourceRange range = body->getSourceRange();
+    if (const auto *ctor = dyn_cast<CXXConstructorDecl>(fd))
+      for (const CXXCtorInitializer *init : ctor->inits())
+        if (init->isWritten()) {
+          // From the `:` before the first written initializer.
+          SourceLocation colon = colonBefore(init->getSourceRange().getBegin());
+          if (colon.isInvalid()) return;
+          range.setBegin(colon);
+          break;
+        }
     if (!inMainFile(range.getBegin()) || !range.getEnd().isFileID()) return;
     if (!fd->isOutOfLine()) {
       dropText(range, ";");
@@ -590,7 +619,7 @@ private:
     for (size_t i = 0; i < names.size(); ++i) {
       bool pack = llvm::StringRef(names[i]).ends_with("...");
       std::string base = pack ? names[i].substr(0, names[i].size() - 3) : names[i];
-      argList += ", (void *)&" + base + (pack ? "..." : "");
+      argList += ", " + voidAddress(base) + (pack ? "..." : "");
       if (i) typeList += ", ";
       typeList += decltypeKeyword + base + ")" + (pack ? "..." : "");
     }

@@ -38,7 +38,7 @@ int main() {
 // CHECK: (*(::__mycc_managed_ready ? (void)0 : ::__mycc_managed_init(), ::__mycc_managed_0)) = 3;
 // CHECK: int *p = &(*(::__mycc_managed_ready ? (void)0 : ::__mycc_managed_init(), ::__mycc_managed_0));
 // CHECK: return (*(::__mycc_managed_ready ? (void)0 : ::__mycc_managed_init(), ::__mycc_managed_1))[2];
-// CHECK: {(void *)&::__mycc_managed_0, "counter", sizeof(::counter), 2},
-// CHECK: {(void *)&::__mycc_managed_1, "table", sizeof(::table), 2},
+// CHECK: {const_cast<void *>(static_cast<const volatile void *>(&::__mycc_managed_0)), "counter", sizeof(::counter), 2},
+// CHECK: {const_cast<void *>(static_cast<const volatile void *>(&::__mycc_managed_1)), "table", sizeof(::table), 2},
 // CHECK: static void __mycc_managed_init(void) {
 // CHECK-NEXT: __mycc_init_managed(&__mycc_module);

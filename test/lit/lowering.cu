@@ -11,11 +11,11 @@
 // HOSTCC-NEXT: # {{[0-9]+}} "{{.*}}lowering.cu"
 // HOSTCC-NEXT: int counter;
 // HOSTCC: void axpy(float a, const float *x, float *y, int n) {
-// HOSTCC-NEXT: void *__mycc_args[] = {nullptr, (void *)&a, (void *)&x, (void *)&y, (void *)&n};
+// HOSTCC-NEXT: void *__mycc_args[] = {nullptr, const_cast<void *>(static_cast<const volatile void *>(&a)), const_cast<void *>(static_cast<const volatile void *>(&x)), const_cast<void *>(static_cast<const volatile void *>(&y)), const_cast<void *>(static_cast<const volatile void *>(&n))};
 // HOSTCC: (__cudaPushCallConfiguration(dim3(1, 2), 64, 0, stream) ? (void)0 : axpy(2.0f, x, y, n));
 // HOSTCC: // mycc: registration table
 // HOSTCC-DAG: extern "C" void __mycc_kernel_{{[0-9]+}}(void) __asm__("_Z4axpyfPKfPfi");
-// HOSTCC-DAG: {(void *)&::counter, "counter", sizeof(::counter), 0},
+// HOSTCC-DAG: {const_cast<void *>(static_cast<const volatile void *>(&::counter)), "counter", sizeof(::counter), 0},
 // HOSTCC-NOT: __attribute__((device))
 // HOSTCC-NOT: __attribute__((global))
 
@@ -28,14 +28,14 @@
 
 // A kernel becomes a host stub with the same signature that launches itself.
 // CHECK: __attribute__((host, used)) void axpy(float a, const float *x, float *y, int n) {
-// CHECK-NEXT: void *__mycc_args[] = {nullptr, (void *)&a, (void *)&x, (void *)&y, (void *)&n};
+// CHECK-NEXT: void *__mycc_args[] = {nullptr, const_cast<void *>(static_cast<const volatile void *>(&a)), const_cast<void *>(static_cast<const volatile void *>(&x)), const_cast<void *>(static_cast<const volatile void *>(&y)), const_cast<void *>(static_cast<const volatile void *>(&n))};
 // CHECK-NEXT: __mycc_launch((const void *)static_cast<void (*)(decltype(a), decltype(x), decltype(y), decltype(n))>(&axpy), __mycc_args + 1);
 
 // Templates stay templates; unnamed parameters get names.
 // CHECK: template <class T, int N> __attribute__((host)) void tiled(T *p, int __mycc_p1) {
 // CHECK: static_cast<void (*)(decltype(p), decltype(__mycc_p1))>(&tiled<T, N>)
 // CHECK: template <class... Args> __attribute__((host)) void variadic(Args... args) {
-// CHECK-NEXT: void *__mycc_args[] = {nullptr, (void *)&args...};
+// CHECK-NEXT: void *__mycc_args[] = {nullptr, const_cast<void *>(static_cast<const volatile void *>(&args))...};
 
 // An explicit instantiation names the host stub too, and is registered.
 // CHECK: template __attribute__((host)) void tiled<double, 2>(double *, int);
@@ -53,8 +53,8 @@
 // CHECK-DAG: extern "C" void __mycc_kernel_{{[0-9]+}}(void) __asm__("_Z5tiledIfLi4EEvPT_i");
 // CHECK-DAG: extern "C" void __mycc_kernel_{{[0-9]+}}(void) __asm__("_Z8variadicIJidPfEEvDpT_");
 // CHECK-DAG: extern "C" void __mycc_kernel_{{[0-9]+}}(void) __asm__("_Z5tiledIdLi2EEvPT_i");
-// CHECK-DAG: {(void *)&::counter, "counter", sizeof(::counter), 0},
-// CHECK-DAG: {(void *)&::weights, "weights", sizeof(::weights), 1},
+// CHECK-DAG: {const_cast<void *>(static_cast<const volatile void *>(&::counter)), "counter", sizeof(::counter), 0},
+// CHECK-DAG: {const_cast<void *>(static_cast<const volatile void *>(&::weights)), "weights", sizeof(::weights), 1},
 // CHECK: __mycc_register_module(&__mycc_module);
 
 __device__ int counter;
