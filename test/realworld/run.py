@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Builds the real projects of manifest.json with their own build files, with
+mycc (the build tree's toolkit-shaped bin/nvcc) and, with --nvcc, with the
+CUDA toolkit's nvcc; with --run also runs what was built (a GPU is needed).
+Prints one line per project and compiler: targets built/total (and run
+passed/total), and the failing targets.
+
+  test/realworld/run.py --source cccl-thrust-examples=/path/to/cccl \\
+      [--mycc-prefix build] [--nvcc] [--run] [--work /tmp/realworld]
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def build(project, source, compiler, work, cmake, run):
+    tree = os.path.join(work, project["name"] + "-" + os.path.basename(os.path.dirname(os.path.dirname(compiler))))
+    subst = {"cmake": cmake, "source": source, "build": tree, "cuda_compiler": compiler}
+    configure = [a.format(**subst) for a in project["configure"]]
+    if subprocess.run(configure, stdout=subprocess.DEVNULL).returncode:
+        return f"configure failed ({' '.join(configure)})"
+    listing = subprocess.run(["ninja", "-C", tree, "-t", "targets", "all"],
+                             capture_output=True, text=True).stdout
+    pattern = re.compile(project["targets_matching"])
+    targets = sorted({line.split(":")[0] for line in listing.splitlines()
+                      if pattern.match(line)})
+    subprocess.run(["ninja", "-C", tree, "-k", "0"] + targets,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    built = [t for t in targets if os.path.exists(os.path.join(tree, t))]
+    failed = [t for t in targets if t not in built]
+    line = f"built {len(built)}/{len(targets)}"
+    if run:
+        passed = [t for t in built if subprocess.run(
+            [os.path.join(tree, t)], stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, timeout=120).returncode == 0]
+        line += f", ran {len(passed)}/{len(built)}"
+    if failed:
+        line += "; not built: " + " ".join(os.path.basename(t) for t in failed)
+    return line
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--source", action="append", default=[],
+                        help="NAME=DIR: where a project's sources are")
+    parser.add_argument("--mycc-prefix", default=os.path.join(HERE, "..", "..", "build"))
+    parser.add_argument("--cuda-path", default="/usr/local/cuda")
+    parser.add_argument("--cmake", default="cmake")
+    parser.add_argument("--work", default="/tmp/mycc-realworld")
+    parser.add_argument("--nvcc", action="store_true", help="also build with nvcc")
+    parser.add_argument("--run", action="store_true", help="run what was built")
+    args = parser.parse_args()
+    sources = dict(s.split("=", 1) for s in args.source)
+    manifest = json.load(open(os.path.join(HERE, "manifest.json")))
+    compilers = [("mycc", os.path.join(os.path.abspath(args.mycc_prefix), "bin", "nvcc"))]
+    if args.nvcc:
+        compilers.append(("nvcc", os.path.join(args.cuda_path, "bin", "nvcc")))
+    os.makedirs(args.work, exist_ok=True)
+    for project in manifest["projects"]:
+        source = sources.get(project["name"])
+        if not source:
+            print(f"{project['name']}: no --source given, skipped")
+            continue
+        for name, compiler in compilers:
+            result = build(project, os.path.abspath(source), compiler, args.work,
+                           args.cmake, args.run)
+            print(f"{project['name']} [{name}]: {result}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
