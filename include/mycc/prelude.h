@@ -484,7 +484,7 @@ __MYCC_ATOMIC128_EXCH(atomicExch_system, ".sys")
 // Clang's __scoped_atomic_* builtins are no substitute: the NVPTX back end
 // of LLVM 22 drops their order (an acquire fetch_add becomes a relaxed
 // `atom.global.add`). These are written from the PTX nvcc 13 emits for each
-// order and scope (test/lit/device/nv-atomic-builtins.cu compares): thread
+// order and scope (test/lit/realcode-nv-atomics.cu compares): thread
 // and block scope are `.cta`; consume is acquire; seq_cst is `fence.sc`
 // then the acquire form (a store: the relaxed form); a fence is
 // `fence.acq_rel` for acq_rel and `fence.sc` otherwise. A compare-exchange
@@ -588,12 +588,7 @@ template <> struct bits<4> { typedef unsigned int type; };
 template <> struct bits<8> { typedef unsigned long long type; };
 
 #define __MYCC_NVA_BITS(T, PTXT, C)                                           \
-  __MYCC_NVA T exchange(T *__p, T __v, int __order, int __scope) {            \
-    T __r;                                                                    \
-    __MYCC_NVA_RMW("atom.exch", "." PTXT " %0,[%1],%2;",                      \
-                   : "=" C(__r) : "l"(__p), C(__v) : "memory")                \
-    return __r;                                                               \
-  }                                                                           \
+  __MYCC_NVA_OP(exchange, "exch", T, PTXT, C)                                 \
   __MYCC_NVA T cas(T *__p, T __expected, T __desired, int __order,            \
                    int __scope) {                                             \
     T __r;                                                                    \
@@ -741,13 +736,14 @@ __nv_atomic_compare_exchange(volatile _T *__p, _T *__expected, _T *__desired,
   __mycc_nv_atomic::from_bits(__expected, __old);
   return false;
 }
+#define __MYCC_NVA_LOAD_ORDER                                                 \
+  __attribute__((diagnose_if(                                                 \
+      __MYCC_NVA_ORDER_IS(__order, RELEASE, ACQ_REL),                         \
+      "atomic load's memory order cannot be release or acq_rel", "error")))
 template <class _T>
 __MYCC_NVA _T __nv_atomic_load_n(const volatile _T *__p, int __order,
                                  int __scope = __NV_THREAD_SCOPE_SYSTEM)
-    __attribute__((diagnose_if(__MYCC_NVA_ORDER_IS(__order, RELEASE, ACQ_REL),
-                               "atomic load's memory order cannot be release "
-                               "or acq_rel",
-                               "error"))) {
+    __MYCC_NVA_LOAD_ORDER {
   static_assert(__mycc_nv_atomic::integral_check<_T>::value, "");
   return (_T)__mycc_nv_atomic::load(
       (const __MYCC_NVA_BITS_OF(_T) *)__p, __order, __scope);
@@ -755,10 +751,7 @@ __MYCC_NVA _T __nv_atomic_load_n(const volatile _T *__p, int __order,
 template <class _T>
 __MYCC_NVA void __nv_atomic_load(const volatile _T *__p, _T *__ret, int __order,
                                  int __scope = __NV_THREAD_SCOPE_SYSTEM)
-    __attribute__((diagnose_if(__MYCC_NVA_ORDER_IS(__order, RELEASE, ACQ_REL),
-                               "atomic load's memory order cannot be release "
-                               "or acq_rel",
-                               "error"))) {
+    __MYCC_NVA_LOAD_ORDER {
   static_assert(__mycc_nv_atomic::generic_check<_T>::value, "");
   __mycc_nv_atomic::from_bits(
       __ret, __mycc_nv_atomic::load(
@@ -790,6 +783,7 @@ __MYCC_NVA void __nv_atomic_thread_fence(int __order,
                                          int __scope = __NV_THREAD_SCOPE_SYSTEM) {
   __mycc_nv_atomic::fence(__order, __scope);
 }
+#undef __MYCC_NVA_LOAD_ORDER
 #undef __MYCC_NVA_STORE_ORDER
 #undef __MYCC_NVA_ORDER_IS
 #undef __MYCC_NVA_BITS_OF

@@ -124,20 +124,7 @@ void addIdentityMacros(const SourceOptions &o, std::vector<std::string> &cc1) {
     llvm::StringRef a(arg);
     return a.starts_with("-D") || a.starts_with("-U");
   });
-  std::vector<std::string> macros{
-      "-D__MYCC__=1",
-      "-D__MYCC_VER_MAJOR__=" + std::to_string(MYCC_VERSION_MAJOR),
-      "-D__MYCC_VER_MINOR__=" + std::to_string(MYCC_VERSION_MINOR),
-      "-D__MYCC_VER_PATCH__=" + std::to_string(MYCC_VERSION_PATCH)};
-  if (o.cudaVerMajor) {
-    macros.push_back("-D__CUDACC_VER_MAJOR__=" + std::to_string(o.cudaVerMajor));
-    macros.push_back("-D__CUDACC_VER_MINOR__=" + std::to_string(o.cudaVerMinor));
-    macros.push_back("-D__CUDACC_VER_BUILD__=" + std::to_string(o.cudaVerBuild));
-    macros.push_back("-D__CUDA_API_VER_MAJOR__=" + std::to_string(o.cudaVerMajor));
-    macros.push_back("-D__CUDA_API_VER_MINOR__=" + std::to_string(o.cudaVerMinor));
-  }
-  // nvcc's atomic builtins with order and scope (mycc/prelude.h has them).
-  macros.push_back("-D__CUDACC_DEVICE_ATOMIC_BUILTINS__=1");
+  std::vector<std::string> macros = identityMacros(o);
   if (o.defineNvcc) macros.push_back("-D__NVCC__");
   cc1.insert(at, macros.begin(), macros.end());
 }
@@ -232,6 +219,24 @@ void addHostArgs(const SourceOptions &o, std::vector<std::string> &a) {
 // __CUDA_ARCH_LIST__ as nvcc 13 defines it: the __CUDA_ARCH__ value of every
 // virtual arch of the build, ascending, each once, suffixes dropped
 // ("-gencode arch=compute_80,code=sm_80 -arch=sm_90a" gives 800,900).
+std::vector<std::string> identityMacros(const SourceOptions &o) {
+  std::vector<std::string> macros{
+      "-D__MYCC__=1",
+      "-D__MYCC_VER_MAJOR__=" + std::to_string(MYCC_VERSION_MAJOR),
+      "-D__MYCC_VER_MINOR__=" + std::to_string(MYCC_VERSION_MINOR),
+      "-D__MYCC_VER_PATCH__=" + std::to_string(MYCC_VERSION_PATCH)};
+  if (o.cudaVerMajor) {
+    macros.push_back("-D__CUDACC_VER_MAJOR__=" + std::to_string(o.cudaVerMajor));
+    macros.push_back("-D__CUDACC_VER_MINOR__=" + std::to_string(o.cudaVerMinor));
+    macros.push_back("-D__CUDACC_VER_BUILD__=" + std::to_string(o.cudaVerBuild));
+    macros.push_back("-D__CUDA_API_VER_MAJOR__=" + std::to_string(o.cudaVerMajor));
+    macros.push_back("-D__CUDA_API_VER_MINOR__=" + std::to_string(o.cudaVerMinor));
+  }
+  // nvcc's atomic builtins with order and scope (mycc/prelude.h has them).
+  macros.push_back("-D__CUDACC_DEVICE_ATOMIC_BUILTINS__=1");
+  return macros;
+}
+
 std::string archListValue(const std::vector<std::string> &gpuArchs) {
   std::vector<unsigned> values;
   for (const auto &name : gpuArchs)

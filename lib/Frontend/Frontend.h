@@ -127,6 +127,13 @@ createCompilerInstance(const std::vector<std::string> &cc1,
 // ("unknown type name '__make_signed'").
 void watchLibraryTraitNames(clang::Preprocessor &preprocessor);
 
+// The macros that name mycc and the toolkit's nvcc on every side, as -D
+// options: __MYCC__ and its version, __CUDACC_VER_*__ and __CUDA_API_VER_*__
+// (the toolkit's version, as nvcc defines them), and nvcc's
+// __CUDACC_DEVICE_ATOMIC_BUILTINS__. Not __CUDACC__ or __NVCC__, which each
+// side defines its own way.
+std::vector<std::string> identityMacros(const SourceOptions &o);
+
 // __CUDA_ARCH_LIST__'s value as nvcc 13 defines it: the __CUDA_ARCH__ value
 // of every virtual arch (`gpuArchs`, "sm_80" form) ascending, each once.
 std::string archListValue(const std::vector<std::string> &gpuArchs);

@@ -28,22 +28,12 @@ HostCompilerCommands::preprocess(const SourceOptions &o, const std::string &inpu
   std::vector<std::string> cmd{compiler, "-E", "-x", "c++"};
   if (!o.gpuArchs.empty())
     cmd.push_back("-D__CUDA_ARCH_LIST__=" + archListValue(o.gpuArchs));
-  cmd.insert(cmd.end(),
-             {"-D__CUDACC__", "-D__NVCC__", "-D__MYCC__=1",
-              "-D__MYCC_VER_MAJOR__=" + std::to_string(MYCC_VERSION_MAJOR),
-              "-D__MYCC_VER_MINOR__=" + std::to_string(MYCC_VERSION_MINOR),
-              "-D__MYCC_VER_PATCH__=" + std::to_string(MYCC_VERSION_PATCH)});
-  if (o.cudaVerMajor) {
-    cmd.push_back("-D__CUDACC_VER_MAJOR__=" + std::to_string(o.cudaVerMajor));
-    cmd.push_back("-D__CUDACC_VER_MINOR__=" + std::to_string(o.cudaVerMinor));
-    cmd.push_back("-D__CUDACC_VER_BUILD__=" + std::to_string(o.cudaVerBuild));
-    cmd.push_back("-D__CUDA_API_VER_MAJOR__=" + std::to_string(o.cudaVerMajor));
-    cmd.push_back("-D__CUDA_API_VER_MINOR__=" + std::to_string(o.cudaVerMinor));
-  }
+  cmd.insert(cmd.end(), {"-D__CUDACC__", "-D__NVCC__"});
+  std::vector<std::string> identity = identityMacros(o);
+  cmd.insert(cmd.end(), identity.begin(), identity.end());
   // As nvcc's: its front end takes nvcc's diagnostic pragmas (mycc's
-  // lowering keeps them from the host compiler) and has the atomic builtins.
-  cmd.insert(cmd.end(), {"-D__NVCC_DIAG_PRAGMA_SUPPORT__=1",
-                         "-D__CUDACC_DEVICE_ATOMIC_BUILTINS__=1"});
+  // lowering keeps them from the host compiler).
+  cmd.push_back("-D__NVCC_DIAG_PRAGMA_SUPPORT__=1");
   if (o.allowUnsupportedCompiler) cmd.push_back("-D__NV_NO_HOST_COMPILER_CHECK=1");
   for (const auto &d : o.includeDirs) cmd.push_back("-I" + d);
   for (const auto &d : o.systemIncludeDirs) cmd.insert(cmd.end(), {"-isystem", d});

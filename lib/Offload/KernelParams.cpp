@@ -349,8 +349,8 @@ void expandCopy(MemCpyInst &memcpy, bool loop = true) {
 // entry block (through GEPs). LLVM 22's NVPTX back end, with 32-bit local
 // pointers (-nvptx-short-ptr, which mycc uses), aborts on any other use
 // ("Copy one register into another with a different width"): a load in a
-// later block, or the address passed on or returned. docs/design.md has the
-// reduced case.
+// later block, or the address passed on or returned.
+// docs/nvcc-compatibility.md has the reduced case.
 bool readInEntryBlock(Argument &arg) {
   const BasicBlock &entry = arg.getParent()->getEntryBlock();
   SmallVector<Value *, 8> work{&arg};
@@ -389,12 +389,14 @@ bool passableAsValue(Argument &arg) {
   return !function.hasAddressTaken() && !function.isVarArg();
 }
 
-// Replaces `function` by one that takes the parameters numbered in `which`
-// (byval pointers) as aggregate values, which its entry stores into a local
-// copy; each call loads the aggregate where it passed the pointer. LLVM 22's
-// NVPTX back end reads an aggregate value parameter (ld.param) without the
-// fault readInEntryBlock describes, at every optimisation level.
-void passAsValues(Function &function, const SmallVector<unsigned, 4> &which) {
+// Replaces `function` by one (returned) that takes the parameters numbered
+// in `which` (byval pointers) as aggregate values, which its entry stores
+// into a local copy; each call loads the aggregate where it passed the
+// pointer. LLVM 22's NVPTX back end reads an aggregate value parameter
+// (ld.param) without the fault readInEntryBlock describes, at every
+// optimisation level.
+Function *passAsValues(Function &function,
+                       const SmallVector<unsigned, 4> &which) {
   Module &module = *function.getParent();
   LLVMContext &context = module.getContext();
   const DataLayout &layout = module.getDataLayout();
@@ -468,6 +470,18 @@ void passAsValues(Function &function, const SmallVector<unsigned, 4> &which) {
     call->eraseFromParent();
   }
   function.eraseFromParent();
+  return newFunction;
+}
+
+// SROA on a function whose byval parameter this file copied (as LLVM's
+// backend does after its own copy): fields accessed at constant offsets
+// become registers, and only what is still accessed through memory stays in
+// the copy.
+void promoteCopies(Function &function, FunctionAnalysisManager &analyses) {
+  analyses.invalidate(function, PreservedAnalyses::none());
+  PreservedAnalyses kept =
+      SROAPass(SROAOptions::ModifyCFG).run(function, analyses);
+  analyses.invalidate(function, kept);
 }
 
 bool isKernel(const Function &function) {
@@ -501,16 +515,9 @@ PreservedAnalyses KernelParamsPass::run(Module &module,
     }
     if (byval.empty()) continue;
     if (copied && optimize) {
-      // As LLVM's backend does after its own copy: fields accessed at
-      // constant offsets become registers, and only what is still accessed
-      // through memory stays in the copy.
-      auto &functions =
-          analyses.getResult<FunctionAnalysisManagerModuleProxy>(module)
-              .getManager();
-      functions.invalidate(kernel, PreservedAnalyses::none());
-      PreservedAnalyses kept =
-          SROAPass(SROAOptions::ModifyCFG).run(kernel, functions);
-      functions.invalidate(kernel, kept);
+      promoteCopies(
+          kernel, analyses.getResult<FunctionAnalysisManagerModuleProxy>(module)
+                      .getManager());
     }
     SmallVector<MemCpyInst *, 4> copies;
     for (Instruction &inst : instructions(kernel)) {
@@ -532,9 +539,6 @@ PreservedAnalyses KernelParamsPass::run(Module &module,
 PreservedAnalyses DeviceFunctionParamsPass::run(Module &module,
                                                 ModuleAnalysisManager &analyses) {
   bool changed = false;
-  // Device functions' byval parameters that the back end cannot read in
-  // place (readInEntryBlock): a local copy, made at the entry; SROA turns
-  // its fields back into registers.
   auto &analysesOf =
       analyses.getResult<FunctionAnalysisManagerModuleProxy>(module)
           .getManager();
@@ -561,21 +565,14 @@ PreservedAnalyses DeviceFunctionParamsPass::run(Module &module,
         copied = true;
       }
     }
-    changed |= copied || !asValues.empty();
     Function *function = current;
     if (!asValues.empty()) {
-      std::string name = current->getName().str();
-      analysesOf.clear(*current, name); // the function is replaced
-      passAsValues(*current, asValues);
-      function = module.getFunction(name);
+      analysesOf.clear(*current, current->getName()); // it is replaced
+      function = passAsValues(*current, asValues);
       copied = true;
     }
-    if (copied && optimize) {
-      analysesOf.invalidate(*function, PreservedAnalyses::none());
-      PreservedAnalyses kept =
-          SROAPass(SROAOptions::ModifyCFG).run(*function, analysesOf);
-      analysesOf.invalidate(*function, kept);
-    }
+    changed |= copied;
+    if (copied && optimize) promoteCopies(*function, analysesOf);
   }
   return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

@@ -3,9 +3,10 @@
 // with the 32-bit local pointers mycc uses (-nvptx-short-ptr, for CUB's
 // speed), aborted with "Copy one register into another with a different
 // width" on a read of such a parameter outside the function's first block,
-// and on its address passed on. mycc gives those parameters a local copy
-// that SROA turns back into registers (lib/Offload/KernelParams.cpp); the
-// reduced case is in docs/design.md.
+// and on its address passed on. mycc passes those parameters as aggregate
+// values (the same PTX parameter), whose local copy SROA turns back into
+// registers (lib/Offload/KernelParams.cpp); the reduced case is in
+// docs/nvcc-compatibility.md.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %mycc -ptx -arch=sm_90 %s -o %t/mycc.ptx
 // RUN: FileCheck %s < %t/mycc.ptx
