@@ -430,7 +430,11 @@ std::string commandText(const Job &job, const Toolkit &t) {
 }
 
 int runDriver(const std::vector<std::string> &args, const std::string &self) {
-  ParseResult parsed = parseCommandLine(args);
+  auto env = [](const char *name) {
+    return llvm::sys::Process::GetEnv(name).value_or("");
+  };
+  ParseResult parsed = parseCommandLine(withEnvironmentFlags(
+      args, env("NVCC_PREPEND_FLAGS"), env("NVCC_APPEND_FLAGS")));
   if (!parsed) return fail(parsed.error);
   for (const std::string &warning : parsed.warnings)
     llvm::errs() << "mycc: warning: " << warning << "\n";

@@ -30,7 +30,7 @@ using support::writeFileAtomic;
 const char *const kValued[] = {"-o",     "-arch",  "-ptx-target", "-source",
                                "-unit-id", "-code", "-image",     "-fatbin",
                                "-rdc-image", "-unit", "-ir", "-split",
-                               "-L",     "-l"};
+                               "-L",     "-l", "-ptx-options"};
 
 bool isValued(llvm::StringRef option) {
   return std::find(std::begin(kValued), std::end(kValued), option) !=
@@ -156,6 +156,10 @@ offload::DeviceCodegenOptions codegenOptions(const ToolArgs &args) {
   offload::DeviceCodegenOptions codegen;
   codegen.ptxTarget = args.get("-ptx-target");
   if (args.has("-O0")) codegen.optLevel = 0; // -G
+  codegen.math = {args.has("-ftz"), !args.has("-no-prec-div"),
+                  !args.has("-no-prec-sqrt"), !args.has("-no-fmad"),
+                  args.has("-fast-math")};
+  codegen.restrictKernelPointers = args.has("-restrict");
   if (!args.get("-split").empty()) {
     unsigned n = std::strtoul(args.get("-split").c_str(), nullptr, 10);
     codegen.splitThreads =
@@ -212,6 +216,7 @@ bool bundle(const ToolArgs &args, llvm::raw_ostream &, std::string &error) {
     image.kind = target->isVirtual ? ImageKind::Ptx : ImageKind::Elf;
     image.arch = target->arch;
     if (!readFile(file.str(), image.payload, error)) return false;
+    if (target->isVirtual) image.options = args.get("-ptx-options");
     images.push_back(std::move(image));
   }
   std::vector<uint8_t> fatbin = writeFatbin(images);

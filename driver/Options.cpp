@@ -170,6 +170,21 @@ const Spec kSpecs[] = {
    "Turn warnings of these kinds into errors (alone: all-warnings).", false, Split::Commas},
   {"-Wreorder", "--Wreorder", "Wreorder", Kind::Flag, Group::Language, "",
    "Warn where member initializers are written out of declaration order."},
+  {"-Wno-deprecated-declarations", "--Wno-deprecated-declarations",
+   "no-deprecated-declarations", Kind::Flag, Group::Language, "",
+   "Do not warn about uses of deprecated entities (device side and host compiler)."},
+  {"-diag-suppress", "--diag-suppress", "diag-suppress", Kind::Value, Group::Language,
+   "<number>,...", "Suppress nvcc's front-end diagnostics of these numbers or names (the "
+   "Clang warnings they correspond to; docs/options.md lists them).", false, Split::Commas},
+  {"-diag-error", "--diag-error", "diag-error", Kind::Value, Group::Language, "<number>,...",
+   "Make nvcc's front-end diagnostics of these numbers errors.", false, Split::Commas},
+  {"-diag-warn", "--diag-warn", "diag-warn", Kind::Value, Group::Language, "<number>,...",
+   "Make nvcc's front-end diagnostics of these numbers warnings.", false, Split::Commas},
+  {"-ftemplate-depth", "--ftemplate-depth", "template-depth", Kind::Value, Group::Language,
+   "<N>", "Most nested template instantiations (Clang's -ftemplate-depth)."},
+  {"-ftemplate-backtrace-limit", "--ftemplate-backtrace-limit", "template-backtrace-limit",
+   Kind::Value, Group::Language, "<N>",
+   "Most template instantiation notes per diagnostic; 0: all."},
   {"-Wno-deprecated-gpu-targets", "--Wno-deprecated-gpu-targets", "no-deprecated-gpu-targets",
    Kind::Flag, Group::Language, "",
    "Accepted; mycc does not warn about the architectures the toolkit supports."},
@@ -204,6 +219,36 @@ const Spec kSpecs[] = {
    "Keep device code relocatable: device functions and variables may be defined in another unit; a device link joins them."},
   {"-gencode", "--generate-code", "generate-code", Kind::Value, Group::Targets,
    "arch=<arch>,code=<code>", "A virtual architecture and the images to embed from it; repeatable."},
+  {"-use_fast_math", "--use_fast_math", "use-fast-math", Kind::Flag, Group::Targets, "",
+   "Fast device math: -ftz=true -prec-div=false -prec-sqrt=false -fmad=true (each unless given), "
+   "and sinf, cosf, tanf, sincosf, logf, log2f, log10f, expf, exp10f, powf and tanhf as their "
+   "approximate intrinsics (__sinf, ...)."},
+  {"-ftz", "--ftz", "ftz", Kind::Value, Group::Targets, "{true|false}",
+   "Flush single-precision denormals to zero (default: false)."},
+  {"-prec-div", "--prec-div", "prec-div", Kind::Value, Group::Targets, "{true|false}",
+   "IEEE round-to-nearest single-precision division and reciprocal (default: true); "
+   "false: div.full and rcp.approx, or div.approx with -use_fast_math."},
+  {"-prec-sqrt", "--prec-sqrt", "prec-sqrt", Kind::Value, Group::Targets, "{true|false}",
+   "IEEE round-to-nearest single-precision square root (default: true)."},
+  {"-fmad", "--fmad", "fmad", Kind::Value, Group::Targets, "{true|false}",
+   "Contract floating-point multiplies and adds into fma (default: true)."},
+  {"-maxrregcount", "--maxrregcount", "maxrregcount", Kind::Value, Group::Targets, "<N>",
+   "Most registers a kernel may use (ptxas -maxrregcount; __launch_bounds__ and "
+   "__maxnreg__ decide for their kernels)."},
+  {"-res-usage", "--resource-usage", "resource-usage", Kind::Flag, Group::Targets, "",
+   "Print the registers and memory each kernel uses (ptxas -v)."},
+  {"-restrict", "--restrict", "restrict", Kind::Flag, Group::Targets, "",
+   "Take every pointer parameter of a kernel as __restrict__."},
+  {"-extra-device-vectorization", "--extra-device-vectorization",
+   "extra-device-vectorization", Kind::Flag, Group::Targets, "",
+   "Accepted; LLVM's -O3 pipeline already runs its loop and SLP vectorizers on device code."},
+  {"-default-stream", "--default-stream", "default-stream", Kind::Value, Group::Targets,
+   "{legacy|null|per-thread}", "Stream of launches and copies that name none "
+   "(per-thread: CUDA_API_PER_THREAD_DEFAULT_STREAM=1, as nvcc defines it)."},
+  {"-m64", "--m64", "machine", Kind::Flag, Group::Targets, "",
+   "64-bit host code (the only kind nvcc 13 and mycc make).", false, Split::None, "64"},
+  {"-m", "--machine", "machine", Kind::Value, Group::Targets, "{64}",
+   "Host bitness: 64 (the only value nvcc 13 takes)."},
 
   // Driver behaviour.
   {"-dryrun", "--dryrun", "dryrun", Kind::Flag, Group::Driver, "",
@@ -262,11 +307,10 @@ const char *const kUnsupportedNvcc[][2] = {
   {"-pg", "--profile"}, {"-opt-info", "--optimization-info"},
   {"-Ofc", "--Ofast-compile"}, {"-dopt", "--dopt"}, {"-dlto", "--dlink-time-opt"},
   {"-lto", "--lto"}, {"-gen-opt-lto", "--gen-opt-lto"},
-  {"-ftemplate-backtrace-limit", "--ftemplate-backtrace-limit"},
-  {"-ftemplate-depth", "--ftemplate-depth"}, {"-noeh", "--no-exceptions"},
+  {"-noeh", "--no-exceptions"},
   {"-nohdinitlist", "--no-host-device-initializer-list"},
-  {"-nohdmoveforward", "--no-host-device-move-forward"}, {"-m", "--machine"},
-  {"-m64", "--m64"}, {"-Xarchive", "--archive-options"}, {"-Xnvlink", "--nvlink-options"},
+  {"-nohdmoveforward", "--no-host-device-move-forward"},
+  {"-Xarchive", "--archive-options"}, {"-Xnvlink", "--nvlink-options"},
   {"-static-global-template-stub", "--static-global-template-stub"},
   {"-device-entity-has-hidden-visibility", "--device-entity-has-hidden-visibility"},
   {"-forward-unknown-opts", "--forward-unknown-opts"}, {"-noprof", "--dont-use-profile"},
@@ -276,20 +320,15 @@ const char *const kUnsupportedNvcc[][2] = {
   {"-idp", "--input-drive-prefix"}, {"-ddp", "--dependency-drive-prefix"},
   {"-dp", "--drive-prefix"}, {"", "--no-align-double"}, {"-nodlink", "--no-device-link"},
   {"-e", "--entries"},
-  {"-maxrregcount", "--maxrregcount"}, {"-use_fast_math", "--use_fast_math"},
-  {"-ftz", "--ftz"}, {"-prec-div", "--prec-div"}, {"-prec-sqrt", "--prec-sqrt"},
-  {"-fmad", "--fmad"}, {"-extra-device-vectorization", "--extra-device-vectorization"},
-  {"-default-stream", "--default-stream"}, {"-keep-device-functions", "--keep-device-functions"},
-  {"-src-in-ptx", "--source-in-ptx"}, {"-restrict", "--restrict"},
+  {"-keep-device-functions", "--keep-device-functions"},
+  {"-src-in-ptx", "--source-in-ptx"},
   {"-Wdefault-stream-launch", "--Wdefault-stream-launch"},
   {"-Wmissing-launch-bounds", "--Wmissing-launch-bounds"},
   {"-Wext-lambda-captures-this", "--Wext-lambda-captures-this"},
-  {"-Wno-deprecated-declarations", "--Wno-deprecated-declarations"},
-  {"-res-usage", "--resource-usage"}, {"-ewp", "--extensible-whole-program"},
+  {"-ewp", "--extensible-whole-program"},
   {"-no-compress", "--no-compress"}, {"-qpp-config", "--qpp-config"},
   {"-astoolspatch", "--compile-as-tools-patch"}, {"-err-no", "--display-error-number"},
-  {"-no-err-no", "--no-display-error-number"}, {"-diag-error", "--diag-error"},
-  {"-diag-suppress", "--diag-suppress"}, {"-diag-warn", "--diag-warn"},
+  {"-no-err-no", "--no-display-error-number"},
   {"-hls", "--host-linker-script"}, {"-aug-hls", "--augment-host-linker-script"},
   {"-r", "--relocatable-link"}, {"-brief-diag", "--brief-diagnostics"},
   {"-jtd", "--jump-table-density"}, {"-reloc-ptx", "--relocatable-ptx"},
@@ -671,7 +710,9 @@ struct Raw {
   std::vector<std::string> phase, output, preInclude, library, macro, includePath,
       systemInclude, libraryPath, ccbin, cudart, cudaPath, optimize, language, std,
       xcompiler, xptxas, xlinker, xcudafe, arch, code, gencode, keepDir, werror, rdc,
-      threads, time, splitCompile, inputs;
+      threads, time, splitCompile, ftz, precDiv, precSqrt, fmad, maxrregcount,
+      diagSuppress, diagError, diagWarn, templateDepth, templateBacktraceLimit,
+      defaultStream, machine, inputs;
   std::vector<std::string> dependencies, dependencyOutput, dependencyTarget;
   int dependencyTargets = 0;
   int debug = 0, lineInfo = 0, relaxedConstexpr = 0, extendedLambda = 0,
@@ -681,6 +722,8 @@ struct Raw {
   int shared = 0, deviceDebug = 0, noDeprecatedGpuTargets = 0,
       forwardToCompiler = 0, forwardToLinker = 0, run = 0, jobserver = 0,
       allowUnsupportedCompiler = 0, hostInProcess = 0;
+  int useFastMath = 0, resourceUsage = 0, restrict = 0, extraVectorization = 0,
+      noDeprecatedDeclarations = 0;
   std::vector<std::string> runArgs;
 };
 
@@ -769,6 +812,24 @@ std::string runCli11(const Normalised &normalised, Raw &raw) {
   list("threads", raw.threads)->check(count("-t"));
   list("time", raw.time);
   list("split-compile", raw.splitCompile)->check(count("-split-compile"));
+  for (auto [canon, into] : {std::pair{"ftz", &raw.ftz}, {"prec-div", &raw.precDiv},
+                             {"prec-sqrt", &raw.precSqrt}, {"fmad", &raw.fmad}})
+    list(canon, *into)->check(oneOf(displayName(specByCanon(canon)), {"true", "false"}));
+  app.add_flag("--use-fast-math", raw.useFastMath);
+  list("maxrregcount", raw.maxrregcount)->check(count("-maxrregcount"));
+  app.add_flag("--resource-usage", raw.resourceUsage);
+  app.add_flag("--restrict", raw.restrict);
+  app.add_flag("--extra-device-vectorization", raw.extraVectorization);
+  app.add_flag("--no-deprecated-declarations", raw.noDeprecatedDeclarations);
+  list("diag-suppress", raw.diagSuppress);
+  list("diag-error", raw.diagError);
+  list("diag-warn", raw.diagWarn);
+  list("template-depth", raw.templateDepth)->check(count("-ftemplate-depth"));
+  list("template-backtrace-limit", raw.templateBacktraceLimit)
+      ->check(count("-ftemplate-backtrace-limit"));
+  list("default-stream", raw.defaultStream)
+      ->check(oneOf("-default-stream", {"legacy", "null", "per-thread"}));
+  list("machine", raw.machine)->check(oneOf("-m", {"64"}));
   app.add_flag("--jobserver", raw.jobserver);
   app.add_flag("--allow-unsupported-compiler", raw.allowUnsupportedCompiler);
   app.add_flag("--host-in-process", raw.hostInProcess);
@@ -840,13 +901,42 @@ std::optional<std::string> lastValue(const std::vector<std::string> &values,
   return values.back();
 }
 
+// nvcc's front-end (EDG) diagnostic numbers that real build files suppress,
+// and the Clang warnings that report the same thing. Numbers of diagnostics
+// Clang does not give (20012: __host__ __device__ on an explicitly
+// defaulted function; 20208: long double as double; ...) need no flag: the
+// diagnostic never appears.
+struct DiagnosticNumber {
+  const char *number, *name; // name: EDG's, which nvcc also takes; "" if none
+  const char *clangGroups[2];
+};
+const DiagnosticNumber kDiagnosticNumbers[] = {
+    {"177", "declared_but_not_referenced", {"unused-variable", "unused-function"}},
+    {"550", "set_but_not_used", {"unused-but-set-variable", nullptr}},
+    {"186", "", {"tautological-unsigned-zero-compare", nullptr}}, // unsigned >= 0
+    {"1215", "deprecated_entity", {"deprecated-declarations", nullptr}},
+    {"1444", "deprecated_entity_with_custom_message", {"deprecated-declarations", nullptr}},
+    {"2361", "", {"c++11-narrowing", nullptr}}, // invalid narrowing conversion
+};
+
+// The Clang flags for nvcc's diagnostics `numbers` (numbers or EDG names),
+// each flag `prefix` + the Clang group ("-Wno-" to suppress).
+void addDiagnosticGroups(const std::vector<std::string> &numbers,
+                         const char *prefix, Options &o) {
+  for (const std::string &n : numbers)
+    for (const DiagnosticNumber &d : kDiagnosticNumbers)
+      if (n == d.number || (*d.name && n == d.name))
+        for (const char *group : d.clangGroups)
+          if (group) o.clangFlags.push_back(prefix + std::string(group));
+}
+
 // -Xcudafe: options for nvcc's front end (cudafe++, an EDG front end), whose
 // place Clang takes in mycc. Those with a Clang counterpart take effect: -w and
 // --no_warnings (no warnings, as -w), --error_limit=N or --error_limit N (Clang's
-// -ferror-limit=N). Every other option is accepted and ignored, nvcc's
-// diagnostic controls (--diag_suppress/--diag_warning/--diag_error/
-// --diag_remark/--diag_once=<number or name>, --display_error_number, ...)
-// included: their numbers and names are EDG's, which name no Clang warning.
+// -ferror-limit=N), --diag_suppress/--diag_error/--diag_warning=<numbers> (as
+// -diag-suppress/-diag-error/-diag-warn: the Clang warnings of the numbers
+// kDiagnosticNumbers knows). Every other option is accepted and ignored
+// (--diag_remark, --display_error_number, ...).
 std::string cudafeOptions(const std::vector<std::string> &items, Options &o) {
   o.xcudafe = items;
   for (std::size_t i = 0; i < items.size(); ++i) {
@@ -855,6 +945,26 @@ std::string cudafeOptions(const std::vector<std::string> &items, Options &o) {
       o.noWarnings = true;
       continue;
     }
+    // nvcc's diagnostic controls, as -diag-suppress/-diag-error/-diag-warn.
+    bool matched = false;
+    for (auto [control, prefix] :
+         {std::pair{"--diag_suppress", "-Wno-"}, {"--diag_error", "-Werror="},
+          {"--diag_warning", "-W"}}) {
+      std::string value;
+      std::string_view text(item);
+      if (text.rfind(std::string(control) + "=", 0) == 0)
+        value = item.substr(std::string(control).size() + 1);
+      else if (item == control && i + 1 < items.size())
+        value = items[++i];
+      else
+        continue;
+      std::vector<std::string> numbers;
+      std::stringstream list(value);
+      for (std::string n; std::getline(list, n, ',');) numbers.push_back(n);
+      addDiagnosticGroups(numbers, prefix, o);
+      matched = true;
+    }
+    if (matched) continue;
     std::string limit;
     if (item.rfind("--error_limit=", 0) == 0)
       limit = item.substr(std::string("--error_limit=").size());
@@ -1243,6 +1353,43 @@ std::string driverOptions(const Raw &raw, Options &o,
   return {};
 }
 
+// -use_fast_math stands for -ftz=true -prec-div=false -prec-sqrt=false
+// -fmad=true; each of the four given explicitly wins, before or after it
+// (nvcc 13, measured with --dryrun: "-prec-div=true -use_fast_math" gives
+// cicc -prec_div=1 -fast-math).
+void deviceMathOptions(const Raw &raw, Options &o,
+                       std::vector<std::string> &warnings) {
+  o.fastMath = raw.useFastMath > 0;
+  auto given = [&](const std::vector<std::string> &values, const char *canon,
+                   bool otherwise) {
+    std::optional<std::string> v = lastValue(values, canon, warnings);
+    return v ? *v == "true" : otherwise;
+  };
+  o.ftz = given(raw.ftz, "ftz", o.fastMath);
+  o.precDiv = given(raw.precDiv, "prec-div", !o.fastMath);
+  o.precSqrt = given(raw.precSqrt, "prec-sqrt", !o.fastMath);
+  o.fmad = given(raw.fmad, "fmad", true);
+}
+
+// -diag-suppress/-diag-error/-diag-warn, -Wno-deprecated-declarations and
+// the template limits: Clang's own flags, for both of its sides.
+void frontEndDiagnostics(const Raw &raw, Options &o,
+                         std::vector<std::string> &warnings) {
+  addDiagnosticGroups(raw.diagWarn, "-W", o);
+  addDiagnosticGroups(raw.diagError, "-Werror=", o);
+  addDiagnosticGroups(raw.diagSuppress, "-Wno-", o);
+  if (raw.noDeprecatedDeclarations) {
+    o.clangFlags.push_back("-Wno-deprecated-declarations");
+    // nvcc gives it to the host compiler too.
+    o.xcompiler.push_back("-Wno-deprecated-declarations");
+  }
+  if (auto v = lastValue(raw.templateDepth, "template-depth", warnings))
+    o.clangFlags.push_back("-ftemplate-depth=" + *v);
+  if (auto v = lastValue(raw.templateBacktraceLimit, "template-backtrace-limit",
+                         warnings))
+    o.clangFlags.push_back("-ftemplate-backtrace-limit=" + *v);
+}
+
 std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &warnings) {
   if (auto v = lastValue(raw.rdc, "relocatable-device-code", warnings))
     o.rdc = *v == "true";
@@ -1286,7 +1433,19 @@ std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &w
                : *v == "shared" ? CudartKind::Shared
                                 : CudartKind::Static;
 
+  deviceMathOptions(raw, o, warnings);
+  if (auto v = lastValue(raw.maxrregcount, "maxrregcount", warnings))
+    o.maxRegCount = static_cast<unsigned>(std::stoul(*v));
+  o.resourceUsage = raw.resourceUsage > 0;
+
+  o.restrictKernelPointers = raw.restrict > 0;
+  if (auto v = lastValue(raw.defaultStream, "default-stream", warnings);
+      v && *v == "per-thread")
+    o.macros.insert(o.macros.begin(), "-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1");
+  lastValue(raw.machine, "machine", warnings);
+
   o.xcompiler = raw.xcompiler;
+  frontEndDiagnostics(raw, o, warnings);
   o.xptxas = raw.xptxas;
   o.xlinker = raw.xlinker;
   if (std::string error = driverOptions(raw, o, warnings); !error.empty())
@@ -1310,6 +1469,16 @@ const char *groupTitle(Group group) {
 }
 
 } // namespace
+
+std::vector<std::string> withEnvironmentFlags(const std::vector<std::string> &args,
+                                              const std::string &prepend,
+                                              const std::string &append) {
+  std::vector<std::string> all = optionsFileWords(prepend);
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<std::string> after = optionsFileWords(append);
+  all.insert(all.end(), after.begin(), after.end());
+  return all;
+}
 
 ParseResult parseCommandLine(const std::vector<std::string> &args) {
   ParseResult result;

@@ -69,6 +69,17 @@ struct Options {
   bool deviceDebug = false;   // -G: device debug information, no device
                               // optimisation
 
+  // Device floating point, resolved (-use_fast_math sets the four it implies
+  // unless they are given).
+  bool fastMath = false;  // -use_fast_math
+  bool ftz = false;       // -ftz
+  bool precDiv = true;    // -prec-div
+  bool precSqrt = true;   // -prec-sqrt
+  bool fmad = true;       // -fmad
+  unsigned maxRegCount = 0; // -maxrregcount; 0: not given
+  bool resourceUsage = false; // -res-usage
+  bool restrictKernelPointers = false; // -restrict
+
   // Link.
   std::vector<std::string> libDirs; // -L
   std::vector<std::string> libs;    // -l
@@ -84,6 +95,9 @@ struct Options {
   // accepted and ignored (nvcc's diagnostic numbers name no Clang warning).
   std::vector<std::string> xcudafe;
   unsigned errorLimit = 0; // -Xcudafe --error_limit=N; 0: Clang's default
+  // Clang's diagnostic flags for nvcc's front-end options (-diag-suppress,
+  // -Wno-deprecated-declarations, -ftemplate-depth, ...), both Clang sides.
+  std::vector<std::string> clangFlags;
 
   // Dependency files. -M/-MM are Phase::Dependencies; -MD/-MMD write the
   // rule next to the compile (depsWithCompile). -MM/-MMD leave out headers
@@ -140,6 +154,12 @@ struct ParseResult {
   std::vector<std::string> warnings;
   explicit operator bool() const { return error.empty(); }
 };
+
+// nvcc's NVCC_PREPEND_FLAGS and NVCC_APPEND_FLAGS: their words (split as
+// in an options file) before and after the command line's.
+std::vector<std::string> withEnvironmentFlags(const std::vector<std::string> &args,
+                                              const std::string &prepend,
+                                              const std::string &append);
 
 // Parses argv[1..]. Never exits and never prints.
 ParseResult parseCommandLine(const std::vector<std::string> &args);

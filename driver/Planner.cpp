@@ -54,6 +54,29 @@ std::string gpuName(const Target &virtualArch) {
   return "sm_" + virtualArch.arch.str();
 }
 
+frontend::DeviceMath deviceMath(const Options &o) {
+  return {o.ftz, o.precDiv, o.precSqrt, o.fmad, o.fastMath};
+}
+
+// The code generation options of compile-device and device-link, as
+// codegenOptions (InternalTools.cpp) reads them.
+void addCodegenFlags(const Options &o, bool split, InternalCommand &cmd) {
+  if (o.deviceDebug) cmd.flag("-O0");
+  if (split && o.splitCompile != 1)
+    cmd.value("-split", std::to_string(o.splitCompile));
+  if (o.ftz) cmd.flag("-ftz");
+  if (!o.precDiv) cmd.flag("-no-prec-div");
+  if (!o.precSqrt) cmd.flag("-no-prec-sqrt");
+  if (!o.fmad) cmd.flag("-no-fmad");
+  if (o.fastMath) cmd.flag("-fast-math");
+  if (o.restrictKernelPointers) cmd.flag("-restrict");
+}
+
+offload::PtxasOptions ptxasOptions(const Options &o) {
+  return {o.lineInfo, o.deviceDebug, o.fmad, o.maxRegCount, o.resourceUsage,
+          o.xptxas};
+}
+
 frontend::SourceOptions sourceOptions(const Options &o, const Toolkit &t) {
   frontend::SourceOptions s;
   s.cudaPath = t.cudaPath;
@@ -68,9 +91,11 @@ frontend::SourceOptions sourceOptions(const Options &o, const Toolkit &t) {
   s.hostDebug = o.debug;
   s.deviceLineInfo = o.lineInfo;
   s.deviceDebug = o.deviceDebug;
+  s.math = deviceMath(o);
   s.noWarnings = o.noWarnings;
   s.warnReorder = o.warnReorder;
   s.warningsAsErrors = o.warningsAsErrors;
+  s.clangFlags = o.clangFlags;
   s.hostCompilerFlags = o.xcompiler;
   s.allowUnsupportedCompiler = o.allowUnsupportedCompiler;
   s.hostCompilerPipeline = t.hostCompilerPipeline;
@@ -580,9 +605,7 @@ bool Planner::planDeviceSide(const Unit &unit,
     InternalCommand cmd(t, "compile-device");
     cmd.value("-arch", pair.virtualArch.str())
         .value("-ptx-target", gpuName(pair.virtualArch));
-    if (o.deviceDebug) cmd.flag("-O0");
-    if (o.splitCompile != 1 && !rdcObject)
-      cmd.value("-split", std::to_string(o.splitCompile));
+    addCodegenFlags(o, !rdcObject, cmd);
     std::string output =
         rdcObject ? temp(unit.tempBase, "." + pair.virtualArch.str() + ".offload")
         : o.phase == Phase::Ptx
@@ -635,8 +658,8 @@ void Planner::planPtxas(const TargetPair &pair, const std::string &ptx,
     job.inputs = {ptx};
     job.outputs = {cubin};
     job.target = code;
-    job.command = offload::ptxasCommand(offload::PtxasJob{
-        t.ptxas, ptx, code.str(), cubin, o.lineInfo, o.deviceDebug, o.xptxas});
+    job.command = offload::ptxasCommand(
+        offload::PtxasJob{t.ptxas, ptx, code.str(), cubin, ptxasOptions(o)});
     graph.add(job);
     images.push_back({code, cubin});
   }
@@ -651,10 +674,15 @@ std::string Planner::planBundle(std::vector<std::pair<Target, std::string>> imag
   InternalCommand cmd(t, "bundle");
   Job job{JobKind::Bundle};
   job.source = source;
+  bool ptx = false;
   for (const auto &[target, file] : images) {
     cmd.value("-image", target.str() + "," + file);
     job.inputs.push_back(file);
+    ptx = ptx || target.isVirtual;
   }
+  // The PTX carries the ptxas options for the driver's JIT, as nvcc's does.
+  std::string jit = offload::jitOptions(ptxasOptions(o));
+  if (ptx && !jit.empty()) cmd.value("-ptx-options", jit);
   job.outputs = {output};
   job.command = cmd.value("-o", output).argv;
   job.inProcess = true;
@@ -766,8 +794,7 @@ bool Planner::planDeviceLink(const std::vector<TargetPair> &linkTargets,
     InternalCommand cmd(t, "device-link");
     cmd.value("-arch", pair.virtualArch.str())
         .value("-ptx-target", gpuName(pair.virtualArch));
-    if (o.splitCompile != 1)
-      cmd.value("-split", std::to_string(o.splitCompile));
+    addCodegenFlags(o, true, cmd);
     for (const std::string &input : deviceLinkInputs) cmd.input(input);
     Job job{JobKind::DeviceLink};
     job.source = source;

@@ -223,6 +223,10 @@ std::string librariesValue(const Toolkit &t) {
 // a report, not commands: LIBRARIES and SYSTEM_INCLUDES are not shell
 // assignments.
 void printEnvironment(llvm::raw_ostream &out, const Toolkit &t) {
+  // nvcc reports the flags it took from the environment first.
+  for (const char *name : {"NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS"})
+    if (auto env = llvm::sys::Process::GetEnv(name); env && !env->empty())
+      out << "#$ " << name << "=\"" << *env << "\"\n";
   out << "#$ TOP=" << t.prefix << "\n";
   out << "#$ NVVMIR_LIBRARY_DIR=" << t.prefix << "/nvvm/libdevice\n";
   std::string path = t.prefix + "/bin";

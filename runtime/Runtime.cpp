@@ -1195,7 +1195,9 @@ extern "C" void __mycc_init_managed(const struct __mycc_module_desc *desc) {
   });
 }
 
-extern "C" int __mycc_launch(const void *stub, void **args) {
+namespace {
+
+int launch(const void *stub, void **args, bool perThreadStream) {
   dim3 grid, block;
   size_t shmem = 0;
   cudaStream_t stream = nullptr;
@@ -1203,6 +1205,7 @@ extern "C" int __mycc_launch(const void *stub, void **args) {
       __cudaPopCallConfiguration(&grid, &block, &shmem, &stream);
   if (err != cudaSuccess)
     return err;
+  if (perThreadStream && stream == nullptr) stream = cudaStreamPerThread;
 
   Module *m = findModule(stub);
   if (!m && registerWaitingGroupOf(stub)) m = findModule(stub);
@@ -1226,4 +1229,14 @@ extern "C" int __mycc_launch(const void *stub, void **args) {
     }
   }
   return cudaLaunchKernel(stub, grid, block, args, shmem, stream);
+}
+
+} // namespace
+
+extern "C" int __mycc_launch(const void *stub, void **args) {
+  return launch(stub, args, false);
+}
+
+extern "C" int __mycc_launch_ptsz(const void *stub, void **args) {
+  return launch(stub, args, true);
 }

@@ -47,6 +47,10 @@ void __mycc_register_module(const struct __mycc_module_desc *module);
 /* Called by each kernel stub: pops the launch configuration pushed at the
    call site and launches. Returns a cudaError_t. */
 int __mycc_launch(const void *stub, void **args);
+/* The same, for a unit compiled with CUDA_API_PER_THREAD_DEFAULT_STREAM
+   (-default-stream per-thread): a launch without a stream goes to the
+   per-thread default stream, as cudaLaunchKernel_ptsz's. */
+int __mycc_launch_ptsz(const void *stub, void **args);
 /* Called before a unit's first host access to a __managed__ variable: loads
    the module holding it, so that cudart has set the host pointers. */
 void __mycc_init_managed(const struct __mycc_module_desc *module);

@@ -18,6 +18,13 @@
 #undef __CUDACC__
 #define __CUDACC__ 1
 
+// Clang's wrapper defines __USE_FAST_MATH__ and __CUDA_PREC_DIV as 0 for
+// CUDA 8's headers (no later toolkit header reads them); nvcc defines
+// neither, with or without -use_fast_math, so `#ifdef __USE_FAST_MATH__`
+// must not hold.
+#undef __USE_FAST_MATH__
+#undef __CUDA_PREC_DIV
+
 // nvcc's crt/common_functions.h includes <new> on the device side: device
 // code may use new and delete without including it. With Clang, the device
 // operators are defined by its cuda_wrappers/new header; a unit that never

@@ -154,6 +154,7 @@ void addCommonDriverArgs(const SourceOptions &o, std::vector<std::string> &a) {
   if (o.noWarnings) a.push_back("-w");
   if (o.warnReorder) a.push_back("-Wreorder");
   if (o.warningsAsErrors) a.push_back("-Werror");
+  a.insert(a.end(), o.clangFlags.begin(), o.clangFlags.end());
   if (o.errorLimit) a.push_back("-ferror-limit=" + std::to_string(o.errorLimit));
 }
 
@@ -201,6 +202,23 @@ bool cc1FromDriver(const std::vector<std::string> &driverArgs,
   }
   error = "clang's driver produced no compile job";
   return false;
+}
+
+// The device side's part of nvcc's floating-point options. -use_fast_math
+// maps the single-precision functions nvcc's documentation lists to their
+// intrinsics (sinf to __sinf, ...): Clang's -fgpu-approx-transcendentals
+// does so for sinf, cosf, sincosf, logf and log2f; the others call
+// libdevice's fast variant through a macro on its name, which Clang's
+// headers declare and call (__clang_cuda_libdevice_declares.h,
+// __clang_cuda_math.h). Division and square root are lib/Offload's
+// (DeviceMath.h).
+void addDeviceMath(const DeviceMath &m, std::vector<std::string> &a) {
+  if (m.ftz) a.push_back("-fgpu-flush-denormals-to-zero");
+  if (!m.fmad) a.push_back("-ffp-contract=off");
+  if (!m.fastMath) return;
+  a.push_back("-fgpu-approx-transcendentals");
+  for (const char *name : {"tanf", "log10f", "expf", "exp10f", "powf", "tanhf"})
+    a.push_back(std::string("-D__nv_") + name + "=__nv_fast_" + name);
 }
 
 void addHostArgs(const SourceOptions &o, std::vector<std::string> &a) {
@@ -301,6 +319,7 @@ bool Invocations::hostCompile(const SourceOptions &o, const std::string &input,
   a.push_back("-fgnu-keywords");
   if (o.noWarnings) a.push_back("-w");
   if (o.warningsAsErrors) a.push_back("-Werror");
+  a.insert(a.end(), o.clangFlags.begin(), o.clangFlags.end());
   if (o.errorLimit) a.push_back("-ferror-limit=" + std::to_string(o.errorLimit));
   addHostArgs(o, a);
   a.push_back(input);
@@ -332,6 +351,7 @@ bool Invocations::device(const SourceOptions &o, const std::string &input,
     if (o.deviceLineInfo) a.push_back("-gline-tables-only");
   }
   if (o.rdc) a.push_back("-fgpu-rdc");
+  addDeviceMath(o.math, a);
   a.push_back(input);
   if (!cc1FromDriver(a, cc1, error)) return false;
   addPrelude(o, cc1);

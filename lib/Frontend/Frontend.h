@@ -20,6 +20,18 @@ class Preprocessor;
 namespace mycc::frontend {
 
 // What the user asked for that shapes how a .cu file is parsed.
+// nvcc's device floating-point options (-ftz, -prec-div, -prec-sqrt, -fmad,
+// -use_fast_math), resolved. The front end takes ftz, fmad and the fast
+// transcendentals; lib/Offload (DeviceMath.h) the division and square root.
+struct DeviceMath {
+  bool ftz = false;      // flush single-precision denormals to zero
+  bool precDiv = true;   // IEEE single-precision division and reciprocal
+  bool precSqrt = true;  // IEEE single-precision square root
+  bool fmad = true;      // contract multiply and add into fma
+  bool fastMath = false; // -use_fast_math: approximate transcendentals, and
+                         // division where precDiv is false
+};
+
 struct SourceOptions {
   std::string cudaPath;
   std::vector<std::string> includeDirs, systemIncludeDirs, preIncludes;
@@ -32,9 +44,13 @@ struct SourceOptions {
   bool hostDebug = false;   // -g
   bool deviceLineInfo = false; // -lineinfo
   bool deviceDebug = false;    // -G: full device debug information, -O0
+  DeviceMath math;
   bool noWarnings = false;
   bool warnReorder = false; // -Wreorder: Clang's -Wreorder
   bool warningsAsErrors = false;
+  // Clang's diagnostic flags for nvcc's front-end options (-diag-suppress,
+  // -ftemplate-depth, ...), for every Clang side.
+  std::vector<std::string> clangFlags;
   std::vector<std::string> hostCompilerFlags; // -Xcompiler, for the host side
   bool allowUnsupportedCompiler = false; // -allow-unsupported-compiler
   // The host half goes through the host compiler: the device side then

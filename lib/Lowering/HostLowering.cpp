@@ -625,10 +625,25 @@ private:
     }
     // The stub passes its own address, the kernel's identity on the host;
     // the cast picks this overload (and this specialisation) by type.
-    std::string body = "{\n  void *__mycc_args[] = {" + argList +
-                       "};\n  __mycc_launch((const void *)static_cast<void (*)(" +
-                       typeList + ")>(" + self + "), __mycc_args + 1);\n}";
+    std::string body = "{\n  void *__mycc_args[] = {" + argList + "};\n  " +
+                       launchFunction() +
+                       "((const void *)static_cast<void (*)(" + typeList +
+                       ")>(" + self + "), __mycc_args + 1);\n}";
     dropText(fd->getBody()->getSourceRange(), body);
+  }
+
+  // Under CUDA_API_PER_THREAD_DEFAULT_STREAM (nvcc's -default-stream
+  // per-thread) cuda_runtime_api.h declares the runtime's _ptsz entry
+  // points in place of the plain ones, and nvcc's stubs launch through
+  // cudaLaunchKernel_ptsz: a launch without a stream goes to the per-thread
+  // default stream. The unit is preprocessed, so the declaration tells.
+  const char *launchFunction() {
+    if (!perThreadStream) {
+      IdentifierInfo &ptsz = ctx.Idents.get("cudaLaunchKernel_ptsz");
+      perThreadStream =
+          !ctx.getTranslationUnitDecl()->lookup(DeclarationName(&ptsz)).empty();
+    }
+    return *perThreadStream ? "__mycc_launch_ptsz" : "__mycc_launch";
   }
 
   void collectKernel(FunctionDecl *fd) {
@@ -683,6 +698,7 @@ private:
   }
 
   ASTContext &ctx;
+  std::optional<bool> perThreadStream; // launchFunction()
   SourceManager &sm;
   Rewriter &rw;
   std::set<unsigned> typeofs; // offsets of `typeof` in the main file

@@ -3,6 +3,7 @@
 
 #include "CacheHints.h"
 #include "ClangHeaderFixes.h"
+#include "DeviceMath.h"
 #include "DeviceSema.h"
 #include "Frontend.h"
 #include "KernelAttributes.h"
@@ -271,7 +272,7 @@ std::unique_ptr<llvm::Module> runFrontEnd(const std::vector<std::string> &cc1,
 
 std::unique_ptr<llvm::TargetMachine>
 createMachine(llvm::Module &module, const DeviceTarget &target,
-              unsigned optLevel, std::string &error) {
+              const DeviceCodegenOptions &options, std::string &error) {
   std::string lookupError;
   const llvm::Target *nvptx =
       llvm::TargetRegistry::lookupTarget(module.getTargetTriple(), lookupError);
@@ -281,11 +282,13 @@ createMachine(llvm::Module &module, const DeviceTarget &target,
   }
   applyBackendOptions();
   llvm::TargetOptions machineOpts;
-  // nvcc contracts a*b+c into fma by default (--fmad=true).
-  machineOpts.AllowFPOpFusion = llvm::FPOpFusion::Fast;
+  // nvcc contracts a*b+c into fma by default (-fmad=true); with -fmad=false
+  // the backend writes mul.rn/add.rn, which ptxas does not contract either.
+  machineOpts.AllowFPOpFusion =
+      options.math.fmad ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Strict;
   std::unique_ptr<llvm::TargetMachine> machine(nvptx->createTargetMachine(
       module.getTargetTriple(), target.cpu, target.features, machineOpts,
-      llvm::Reloc::Static, std::nullopt, codegenLevel(optLevel)));
+      llvm::Reloc::Static, std::nullopt, codegenLevel(options.optLevel)));
   // The IR was built for Clang's data layout; a backend with other pointer
   // sizes (applyBackendOptions not called, or bitcode from a mycc that used
   // another layout) would miscompile it.
@@ -376,6 +379,7 @@ bool emitPtxMaybeSplit(llvm::Module &module, llvm::TargetMachine &machine,
                        const DeviceTarget &target,
                        const DeviceCodegenOptions &options, std::string &ptx,
                        std::string &error) {
+  lowerDivisionAndSqrt(module, options.math);
   if (options.splitThreads > 1) {
     lowerCacheHints(module); // on the whole module, before it is split
     EmitPart emit = [&](llvm::Module &part, std::string &text,
@@ -387,7 +391,7 @@ bool emitPtxMaybeSplit(llvm::Module &module, llvm::TargetMachine &machine,
               *static_cast<bool *>(flag) = true;
           },
           &backendError);
-      auto partMachine = createMachine(part, target, options.optLevel, partError);
+      auto partMachine = createMachine(part, target, options, partError);
       if (!partMachine ||
           !emitPtx(part, *partMachine, target, options, text, partError))
         return false;
@@ -444,7 +448,9 @@ bool compileDeviceToPtx(const std::vector<std::string> &cc1,
   DeviceTarget target;
   auto module = runFrontEnd(cc1, context, target, error, diagnostics, &errors);
   if (!module) return false;
-  auto machine = createMachine(*module, target, options.optLevel, error);
+  resolveMathReflect(*module, options.math);
+  if (options.restrictKernelPointers) restrictKernelPointers(*module);
+  auto machine = createMachine(*module, target, options, error);
   return machine &&
          optimize(*module, *machine, options.optLevel, Stage::WholeProgram,
                   error) &&
@@ -461,7 +467,9 @@ bool compileDeviceToBitcode(const std::vector<std::string> &cc1,
   auto module =
       runFrontEnd(cc1, context, out.target, error, diagnostics, &errors);
   if (!module) return false;
-  auto machine = createMachine(*module, out.target, options.optLevel, error);
+  resolveMathReflect(*module, options.math);
+  if (options.restrictKernelPointers) restrictKernelPointers(*module);
+  auto machine = createMachine(*module, out.target, options, error);
   if (!machine ||
       !optimize(*module, *machine, options.optLevel, Stage::PreLink, error) ||
       !noBackendErrors(errors, error))
@@ -546,7 +554,7 @@ bool linkDeviceToPtx(const std::vector<DeviceBitcodeInput> &units,
     return false;
   }
 
-  auto machine = createMachine(*linked, target, options.optLevel, error);
+  auto machine = createMachine(*linked, target, options, error);
   if (!machine) return false;
   // Only what the host reaches stays visible: kernels (launched by name)
   // and variables (registered by name). Everything else may be inlined

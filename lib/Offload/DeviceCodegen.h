@@ -3,6 +3,8 @@
 // pipeline itself and LLVM's NVPTX backend emits the PTX.
 #pragma once
 
+#include "Frontend.h"
+
 #include <string>
 #include <vector>
 
@@ -20,6 +22,10 @@ struct DeviceCodegenOptions {
   std::string ptxTarget;
   // -split-compile: threads for code generation (SplitCodegen.h); 1: one.
   unsigned splitThreads = 1;
+  // -ftz, -prec-div, -prec-sqrt, -fmad, -use_fast_math (DeviceMath.h).
+  frontend::DeviceMath math;
+  // -restrict: every pointer parameter of a kernel is __restrict__.
+  bool restrictKernelPointers = false;
 };
 
 // The GPU a device compile targets, as the NVPTX backend needs it.

@@ -597,4 +597,12 @@ void registerKernelParamsPass(PassBuilder &builder,
       });
 }
 
+void restrictKernelPointers(llvm::Module &module) {
+  for (llvm::Function &f : module)
+    if (f.getCallingConv() == llvm::CallingConv::PTX_Kernel)
+      for (llvm::Argument &arg : f.args())
+        if (arg.getType()->isPointerTy() && !arg.hasByValAttr())
+          arg.addAttr(llvm::Attribute::NoAlias);
+}
+
 } // namespace mycc::offload

@@ -64,4 +64,9 @@ private:
 void registerKernelParamsPass(llvm::PassBuilder &builder,
                               const llvm::TargetMachine &machine);
 
+// nvcc's -restrict: every pointer parameter of every kernel is taken as
+// __restrict__ (noalias), which lets read-only data go through the
+// non-coherent cache (ld.global.nc) as nvcc's does.
+void restrictKernelPointers(llvm::Module &module);
+
 } // namespace mycc::offload

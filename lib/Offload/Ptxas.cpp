@@ -5,18 +5,44 @@
 
 namespace mycc::offload {
 
+namespace {
+
+// The options ptxas and the JIT share, in nvcc's order.
+std::vector<std::string> sharedOptions(const PtxasOptions &o) {
+  std::vector<std::string> words = o.extraOptions;
+  if (!o.fmad) words.insert(words.end(), {"--fmad", "false"});
+  if (o.maxRegCount)
+    words.push_back("-maxrregcount=" + std::to_string(o.maxRegCount));
+  if (o.deviceDebug)
+    words.insert(words.end(), {"-g", "--dont-merge-basicblocks", "--return-at-end"});
+  if (o.lineInfo)
+    words.push_back("--generate-line-info");
+  return words;
+}
+
+} // namespace
+
 std::vector<std::string> ptxasCommand(const PtxasJob &job) {
   std::vector<std::string> cmd{job.ptxas, "-arch=" + job.gpuName, "-m64"};
-  if (job.deviceDebug)
-    cmd.insert(cmd.end(), {"-g", "--dont-merge-basicblocks", "--return-at-end"});
-  else
-    cmd.push_back("-O3");
-  if (job.lineInfo) cmd.push_back("--generate-line-info");
-  cmd.insert(cmd.end(), job.extraOptions.begin(), job.extraOptions.end());
+  if (job.options.resourceUsage) cmd.push_back("-v");
+  std::vector<std::string> shared = sharedOptions(job.options);
+  cmd.insert(cmd.end(), shared.begin(), shared.end());
   cmd.push_back(job.ptxFile);
   cmd.push_back("-o");
   cmd.push_back(job.cubinFile);
   return cmd;
+}
+
+// nvcc 13 (measured with --dryrun): each -Xptxas option followed by a space,
+// the others each preceded by one, and a space at the end:
+// "-O1  --fmad false -maxrregcount=40 --generate-line-info ".
+std::string jitOptions(const PtxasOptions &o) {
+  std::string text;
+  for (const std::string &x : o.extraOptions) text += x + " ";
+  std::vector<std::string> own = sharedOptions(PtxasOptions{
+      o.lineInfo, o.deviceDebug, o.fmad, o.maxRegCount, false, {}});
+  for (const std::string &word : own) text += " " + word;
+  return text.empty() ? text : text + " ";
 }
 
 bool runPtxas(const PtxasJob &job, std::string &error) {

@@ -6,20 +6,36 @@
 
 namespace mycc::offload {
 
+// What ptxas is asked for besides the GPU, from nvcc's options.
+struct PtxasOptions {
+  bool lineInfo = false;
+  // -G: ptxas's debug build, as nvcc 13.0 asks for it (measured with
+  // --dryrun): -g --dont-merge-basicblocks --return-at-end. Otherwise no -O:
+  // ptxas's default is -O3, and nvcc gives none (a second -O, from -Xptxas,
+  // made ptxas warn of an incompatible redefinition).
+  bool deviceDebug = false;
+  bool fmad = true;          // -fmad=false: --fmad false
+  unsigned maxRegCount = 0;  // -maxrregcount=N; 0: none
+  bool resourceUsage = false; // -res-usage: -v
+  std::vector<std::string> extraOptions; // -Xptxas
+};
+
 struct PtxasJob {
   std::string ptxas;    // path of the toolkit's ptxas
   std::string ptxFile;
   std::string gpuName;  // "sm_90a"
   std::string cubinFile;
-  bool lineInfo = false;
-  // -G: ptxas's debug build, as nvcc 13.0 asks for it (measured with
-  // --dryrun): -g --dont-merge-basicblocks --return-at-end, no -O3.
-  bool deviceDebug = false;
-  std::vector<std::string> extraOptions; // -Xptxas
+  PtxasOptions options;
 };
 
-// The command line, for -v, --dryrun and execution alike.
+// The command line, for -v, --dryrun and execution alike; the options in
+// nvcc 13's order.
 std::vector<std::string> ptxasCommand(const PtxasJob &job);
+
+// The ptxas options a fat binary's PTX carries for the driver's JIT
+// compilation, as nvcc gives them to fatbinary (--cmdline): the -Xptxas
+// options, --fmad false, -maxrregcount=N, the debug options; "" for none.
+std::string jitOptions(const PtxasOptions &options);
 
 // Runs ptxas; its messages go to stderr. Returns false with `error` set when
 // ptxas cannot be run or fails.

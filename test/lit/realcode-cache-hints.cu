@@ -8,7 +8,7 @@
 // RUN: %mycc -c -arch=sm_90 %s -o %t/mycc.o
 // RUN: %mycc -c -arch=sm_90 --host-in-process %s -o %t/mycc-in-process.o
 // RUN: %if nvcc %{ %cuda_path/bin/nvcc -ptx -arch=sm_90 %s -o %t/nvcc.ptx %}
-// RUN: %if nvcc %{ %python %inputs/ptx_memory_ops.py %t/mycc.ptx %t/nvcc.ptx %}
+// RUN: %if nvcc %{ %python %inputs/ptx_ops.py memory %t/mycc.ptx %t/nvcc.ptx %}
 #include <cuda_runtime.h>
 
 #define EACH_TYPE(X)                                                           \

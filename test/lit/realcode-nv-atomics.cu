@@ -13,7 +13,7 @@
 // RUN: %mycc -ptx -arch=sm_90 -G %s -o %t/mycc-debug.ptx
 // RUN: %if nvcc %{ %cuda_path/bin/nvcc -ptx -arch=sm_90 %s -o %t/nvcc.ptx %}
 // RUN: %if nvcc %{ FileCheck %s < %t/nvcc.ptx %}
-// RUN: %if nvcc %{ %python %inputs/ptx_memory_ops.py %t/mycc.ptx %t/nvcc.ptx %}
+// RUN: %if nvcc %{ %python %inputs/ptx_ops.py memory %t/mycc.ptx %t/nvcc.ptx %}
 
 #define K(name, body) __global__ void name(int *p, unsigned *u, long long *l, unsigned long long *ul, float *f, double *d, int v) { body; }
 K(t_thread, p[1] = __nv_atomic_fetch_add(p, v, __NV_ATOMIC_RELAXED, __NV_THREAD_SCOPE_THREAD))

@@ -1001,7 +1001,59 @@ TEST(Unknown, NvccOptionsNotImplemented) {
   EXPECT_TRUE(contains(fails({"-dw"}), "--device-w"));
   // -lib is nvcc's library mode, not -l ib.
   EXPECT_TRUE(contains(fails({"-lib"}), "not supported"));
-  EXPECT_TRUE(contains(fails({"--use_fast_math"}), "not supported"));
+  EXPECT_TRUE(contains(fails({"--ltoir"}), "not supported"));
+}
+
+TEST(Environment, PrependAndAppendFlags) {
+  EXPECT_EQ(withEnvironmentFlags({"-c", "x.cu"}, "-DPRE=2 -lineinfo", "-DAPP=\"a b\""),
+            (Strings{"-DPRE=2", "-lineinfo", "-c", "x.cu", "-DAPP=a b"}));
+  EXPECT_EQ(withEnvironmentFlags({"x.cu"}, "", "  "), Strings{"x.cu"});
+}
+
+TEST(DeviceMath, DefaultsAreIeee) {
+  Options o = ok({"x.cu"});
+  EXPECT_FALSE(o.fastMath);
+  EXPECT_FALSE(o.ftz);
+  EXPECT_TRUE(o.precDiv);
+  EXPECT_TRUE(o.precSqrt);
+  EXPECT_TRUE(o.fmad);
+  EXPECT_EQ(o.maxRegCount, 0u);
+  EXPECT_FALSE(o.resourceUsage);
+}
+
+TEST(DeviceMath, FastMathImpliesTheFourUnlessGiven) {
+  Options o = ok({"-use_fast_math", "x.cu"});
+  EXPECT_TRUE(o.fastMath);
+  EXPECT_TRUE(o.ftz);
+  EXPECT_FALSE(o.precDiv);
+  EXPECT_FALSE(o.precSqrt);
+  EXPECT_TRUE(o.fmad);
+  // Given before or after it, an explicit value wins (nvcc 13's cicc line).
+  o = ok({"-prec-div=true", "--use_fast_math", "--ftz", "false", "-fmad=false", "x.cu"});
+  EXPECT_TRUE(o.fastMath);
+  EXPECT_FALSE(o.ftz);
+  EXPECT_TRUE(o.precDiv);
+  EXPECT_FALSE(o.precSqrt);
+  EXPECT_FALSE(o.fmad);
+}
+
+TEST(DeviceMath, ValuesAreTrueOrFalse) {
+  EXPECT_EQ(fails({"-ftz=1", "x.cu"}),
+            "invalid value '1' for option '-ftz'; expected one of: true, false");
+  EXPECT_TRUE(contains(fails({"--prec-sqrt=yes", "x.cu"}), "'-prec-sqrt'"));
+  ParseResult r = parse({"-fmad=false", "-fmad=true", "x.cu"});
+  ASSERT_TRUE(r);
+  EXPECT_TRUE(r.options.fmad);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_TRUE(contains(r.warnings[0], "'-fmad'")) << r.warnings[0];
+}
+
+TEST(DeviceMath, RegistersAndResourceUsage) {
+  Options o = ok({"-maxrregcount=32", "--resource-usage", "x.cu"});
+  EXPECT_EQ(o.maxRegCount, 32u);
+  EXPECT_TRUE(o.resourceUsage);
+  EXPECT_EQ(ok({"--maxrregcount", "64", "x.cu"}).maxRegCount, 64u);
+  EXPECT_TRUE(contains(fails({"-maxrregcount=many", "x.cu"}), "'-maxrregcount'"));
 }
 
 TEST(SeparateCompilation, RdcDcAndDlink) {

@@ -187,6 +187,11 @@ void list(const std::string &file, const std::vector<Container> &containers,
         note("debug");
       if (!image.ident.empty())
         note("ident " + image.ident);
+      // A PTX entry's ptxas options for the driver's JIT (cuobjdump's
+      // ptxasOptions); an sm_100+ cubin's options block holds binary data.
+      if (llvm::StringRef options = llvm::StringRef(image.options).trim();
+          image.kind == ImageKind::Ptx && !options.empty())
+        note("ptxas options '" + options.str() + "'");
       table.add({kindName(image.kind), targetName(image), versionText(image),
                  std::to_string(imageSize(image)),
                  std::to_string(image.storedSize),
