@@ -12,18 +12,18 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def build(project, source, compiler, work, cmake, run):
-    tree = os.path.join(work, project["name"] + "-" + os.path.basename(os.path.dirname(os.path.dirname(compiler))))
-    subst = {"cmake": cmake, "source": source, "build": tree, "cuda_compiler": compiler}
+def cmake_build(project, subst, tree):
+    """CMake and Ninja: configure, then every target matching the pattern."""
     configure = [a.format(**subst) for a in project["configure"]]
     if subprocess.run(configure, stdout=subprocess.DEVNULL).returncode:
-        return f"configure failed ({' '.join(configure)})"
+        return None, f"configure failed ({' '.join(configure)})"
     listing = subprocess.run(["ninja", "-C", tree, "-t", "targets", "all"],
                              capture_output=True, text=True).stdout
     pattern = re.compile(project["targets_matching"])
@@ -31,13 +31,51 @@ def build(project, source, compiler, work, cmake, run):
                       if pattern.match(line)})
     subprocess.run(["ninja", "-C", tree, "-k", "0"] + targets,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return targets, None
+
+
+def make_build(project, subst, source, tree):
+    """Make, in a copy of the sources (the Makefile builds in place): the
+    listed targets, relative to the copy."""
+    shutil.rmtree(tree, ignore_errors=True)
+    shutil.copytree(source, tree, ignore=shutil.ignore_patterns(".git"))
+    command = [a.format(**subst) for a in project["make"]]
+    targets = project["targets"]
+    subprocess.run(command + ["-k"] + [os.path.basename(t) for t in targets],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return targets, None
+
+
+def stub_libraries(project, work, cuda_path):
+    """Empty shared libraries (with the soname the driver's library has) for
+    those the project links but this toolkit lacks the stub of."""
+    stubs = os.path.join(work, "nvml-stub")
+    for name, soname in project.get("stub_libraries", {}).items():
+        if os.path.exists(os.path.join(cuda_path, "lib64", "stubs", name)):
+            continue
+        os.makedirs(stubs, exist_ok=True)
+        subprocess.run(["gcc", "-shared", "-x", "c", "-", "-Wl,-soname," + soname,
+                        "-o", os.path.join(stubs, name)], input="", text=True,
+                       check=True)
+
+
+def build(project, source, compiler, work, cmake, run):
+    tree = os.path.join(work, project["name"] + "-" + os.path.basename(os.path.dirname(os.path.dirname(compiler))))
+    subst = {"cmake": cmake, "source": source, "build": tree, "cuda_compiler": compiler}
+    if "make" in project:
+        targets, error = make_build(project, subst, source, tree)
+    else:
+        targets, error = cmake_build(project, subst, tree)
+    if error:
+        return error
     built = [t for t in targets if os.path.exists(os.path.join(tree, t))]
     failed = [t for t in targets if t not in built]
     line = f"built {len(built)}/{len(targets)}"
-    if run:
+    if run and project.get("runs", True):
         passed = [t for t in built if subprocess.run(
-            [os.path.join(tree, t)], stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL, timeout=120).returncode == 0]
+            [os.path.join(tree, t)], cwd=os.path.dirname(os.path.join(tree, t)),
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            timeout=120).returncode == 0]
         line += f", ran {len(passed)}/{len(built)}"
     if failed:
         line += "; not built: " + " ".join(os.path.basename(t) for t in failed)
@@ -67,6 +105,7 @@ def main():
         if not source:
             print(f"{project['name']}: no --source given, skipped")
             continue
+        stub_libraries(project, args.work, args.cuda_path)
         for name, compiler in compilers:
             result = build(project, os.path.abspath(source), compiler, args.work,
                            args.cmake, args.run)
