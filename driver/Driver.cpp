@@ -21,6 +21,7 @@
 #include <chrono>
 #include <mutex>
 #include <regex>
+#include <set>
 
 namespace mycc::driver {
 namespace {
@@ -219,21 +220,25 @@ bool makeTempDir(const Options &o, std::string &dir, bool &owned,
 // output written beside its final name and renamed there on success.
 class Runner : public JobRunner {
 public:
-  JobResult run(const Job &job) override {
+  JobResult run(const Job &job) override { return run(job, false); }
+
+  // `quiet`: an external command's stderr is dropped (an in-process tool's
+  // diagnostics are returned, never printed here).
+  JobResult run(const Job &job, bool quiet) {
     auto start = std::chrono::steady_clock::now();
     JobResult result;
     if (job.inProcess) {
       llvm::raw_string_ostream diagnostics(result.diagnostics);
       result.ok = runInternalTool(job.command, diagnostics, result.error);
     } else {
-      result.ok = runExternal(job, result.error);
+      result.ok = runExternal(job, quiet, result.error);
     }
     result.milliseconds = millisecondsSince(start);
     return result;
   }
 
 private:
-  static bool runExternal(const Job &job, std::string &error) {
+  static bool runExternal(const Job &job, bool quiet, std::string &error) {
     std::vector<std::string> cmd = job.command;
     std::string output = job.outputs.empty() ? "" : job.outputs[0], temp;
     for (size_t i = 0; i + 1 < cmd.size(); ++i)
@@ -250,8 +255,12 @@ private:
     }
     std::vector<llvm::StringRef> args(cmd.begin(), cmd.end());
     std::string message;
-    int rc = llvm::sys::ExecuteAndWait(program, args, std::nullopt, {}, 0, 0,
-                                       &message);
+    std::optional<llvm::StringRef> redirects[] = {std::nullopt, std::nullopt,
+                                                  llvm::StringRef("")};
+    int rc = llvm::sys::ExecuteAndWait(
+        program, args, std::nullopt,
+        quiet ? llvm::ArrayRef(redirects) : llvm::ArrayRef<std::optional<llvm::StringRef>>(),
+        0, 0, &message);
     if (rc != 0) {
       if (!temp.empty()) llvm::sys::fs::remove(temp);
       error = rc < 0 ? "cannot run " + program + ": " + message
@@ -308,6 +317,33 @@ private:
   std::string rows;
 };
 
+// As with nvcc (and gcc, clang), a dependency rule whose preprocessing
+// succeeded is written although a compile failed. The run stopped at the
+// failure, maybe before the rule's jobs ran: each preprocessing a rule comes
+// from runs again, quietly (its diagnostics, if any, were printed), and the
+// rule is published if they all succeed. Rules of compile jobs (a .cpp's)
+// are not: a compile is not run twice.
+void publishRulesAfterFailure(const Graph &graph, Runner &runner,
+                              const std::set<const Job *> &succeeded) {
+  for (const Job &publish : graph.jobs()) {
+    if (publish.kind != JobKind::Depfile || succeeded.count(&publish)) continue;
+    bool ok = true;
+    for (const std::string &rule : publish.inputs) {
+      auto producer = std::find_if(
+          graph.jobs().begin(), graph.jobs().end(), [&](const Job &job) {
+            return std::find(job.outputs.begin(), job.outputs.end(), rule) !=
+                   job.outputs.end();
+          });
+      ok = ok && producer != graph.jobs().end() &&
+           (succeeded.count(&*producer) ||
+            ((producer->kind == JobKind::PreprocessHost ||
+              producer->kind == JobKind::PreprocessDevice) &&
+             runner.run(*producer, /*quiet=*/true).ok));
+    }
+    if (ok) runner.run(publish);
+  }
+}
+
 unsigned parallelismOf(const Options &o) {
   unsigned cores = llvm::hardware_concurrency().compute_thread_count();
   if (!o.threads || *o.threads == 0) return std::max(1u, cores);
@@ -329,14 +365,17 @@ int execute(Graph &graph, const Options &o, const Toolkit &t,
   options.started = [&](const Job &job) {
     if (o.verbose) llvm::errs() << "#$ " << commandText(job, t) << "\n";
   };
+  std::set<const Job *> succeeded; // the scheduler calls `finished` under its lock
   options.finished = [&](const Job &job, const JobResult &result) {
     llvm::errs() << result.diagnostics;
     if (times) times->add(job, result.milliseconds);
+    succeeded.insert(&job);
   };
   Runner runner;
   ScheduleResult result = runJobs(graph, runner, options);
   if (result.ok) return 0;
   llvm::errs() << result.failure.diagnostics;
+  publishRulesAfterFailure(graph, runner, succeeded);
   return fail(result.failure.error);
 }
 

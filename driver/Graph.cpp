@@ -7,6 +7,7 @@ namespace mycc::driver {
 const char *jobKindName(JobKind kind) {
   switch (kind) {
   case JobKind::PreprocessHost: return "preprocess-host";
+  case JobKind::PreprocessDevice: return "preprocess-device";
   case JobKind::LowerHost: return "lower-host";
   case JobKind::CompileDevice: return "compile-device";
   case JobKind::Ptxas: return "ptxas";

@@ -21,6 +21,7 @@ namespace mycc::driver {
 
 enum class JobKind {
   PreprocessHost, // .cu → preprocessed host unit            (in-process)
+  PreprocessDevice, // .cu → a virtual arch's dependency rule  (in-process)
   LowerHost,      // host unit → lowered unit (.cu.cpp.ii)    (in-process)
   CompileDevice,  // .cu → PTX (-rdc: bitcode), a virtual arch (in-process)
   Ptxas,          // PTX → cubin for one real arch            (ptxas)

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
 #include <mutex>
 
 namespace mycc::driver {
@@ -91,11 +92,11 @@ bool require(const ToolArgs &args, const char *option, std::string &error) {
   return false;
 }
 
-// The host side's preprocessing; with -M/-MD the cc1 arguments also make
-// Clang's preprocessor write the rule. Without -o the job is there for the
-// rule alone.
-bool preprocessHost(const ToolArgs &args, llvm::raw_ostream &diag,
-                    std::string &error) {
+// A side's preprocessing (preprocess-host, preprocess-device); with -M/-MD
+// the cc1 arguments also make Clang's preprocessor write the rule. Without -o
+// the job is there for the rule alone.
+bool preprocess(const ToolArgs &args, llvm::raw_ostream &diag,
+                std::string &error) {
   auto ci = frontend::createCompilerInstance(args.cc1, {}, error, &diag);
   if (!ci) return false;
   // Clang's parser turns some trait keywords back into names as it meets
@@ -392,14 +393,83 @@ bool deviceLinkHost(const ToolArgs &args, llvm::raw_ostream &diag,
 // A dependency rule written to a temporary by a preprocessing job goes to
 // its file (atomically: the temporary may be on another file system) or to
 // stdout, once the job succeeded.
+// A make rule's target and prerequisites (the first rule of `text`, as
+// Clang and GCC write it: continuation lines joined, words split at white
+// space that no backslash escapes; -MP's phony rules after it ignored).
+void parseRule(llvm::StringRef text, std::string &target,
+               std::vector<std::string> &prerequisites) {
+  std::string line;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\\' && i + 1 < text.size() && text[i + 1] == '\n') {
+      ++i;
+      line += ' ';
+    } else if (text[i] == '\n') {
+      break;
+    } else {
+      line += text[i];
+    }
+  }
+  std::vector<std::string> words;
+  std::string word;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if (line[i] == '\\' && i + 1 < line.size()) {
+      word += line.substr(i, 2);
+      ++i;
+    } else if (line[i] == ' ' || line[i] == '\t') {
+      if (!word.empty()) words.push_back(word);
+      word.clear();
+    } else {
+      word += line[i];
+    }
+  }
+  if (!word.empty()) words.push_back(word);
+  // The target ends at the first word ending in an unescaped ':'.
+  std::size_t first = 0;
+  for (; first < words.size(); ++first) {
+    if (!target.empty()) target += ' ';
+    if (llvm::StringRef(words[first]).ends_with(":")) {
+      target += words[first].substr(0, words[first].size() - 1);
+      break;
+    }
+    target += words[first];
+  }
+  prerequisites.assign(words.begin() + std::min(first + 1, words.size()),
+                       words.end());
+}
+
+// Puts a dependency rule in place. Several rules (a .cu's device sides,
+// then its host side) become one, each prerequisite once, in the order met
+// (nvcc's: the source, device-only headers, then the host's); -MP adds an
+// empty rule for each header.
 bool publish(const ToolArgs &args, llvm::raw_ostream &, std::string &error) {
-  std::string rule;
-  if (args.inputs.size() != 1 || !require(args, "-o", error)) {
-    if (error.empty()) error = "-cc1 publish: expected one input";
+  if (args.inputs.empty() || !require(args, "-o", error)) {
+    if (error.empty()) error = "-cc1 publish: expected a rule to publish";
     return false;
   }
-  return readFile(args.inputs[0], rule, error) &&
-         writeFileAtomic(args.get("-o"), rule, error);
+  std::string text;
+  if (args.inputs.size() == 1)
+    return readFile(args.inputs[0], text, error) &&
+           writeFileAtomic(args.get("-o"), text, error);
+  std::string target;
+  std::vector<std::string> merged;
+  std::set<std::string> seen;
+  for (const std::string &input : args.inputs) {
+    if (!readFile(input, text, error)) return false;
+    std::string ruleTarget;
+    std::vector<std::string> prerequisites;
+    parseRule(text, ruleTarget, prerequisites);
+    if (target.empty()) target = ruleTarget;
+    for (const std::string &p : prerequisites)
+      if (seen.insert(p).second) merged.push_back(p);
+  }
+  std::string rule = target + ":";
+  for (std::size_t i = 0; i < merged.size(); ++i)
+    rule += (i ? " \\\n  " : " ") + merged[i];
+  rule += "\n";
+  if (args.has("-MP"))
+    for (std::size_t i = 1; i < merged.size(); ++i)
+      rule += "\n" + merged[i] + ":\n";
+  return writeFileAtomic(args.get("-o"), rule, error);
 }
 
 using ToolFn = std::function<bool(const ToolArgs &, llvm::raw_ostream &,
@@ -407,7 +477,8 @@ using ToolFn = std::function<bool(const ToolArgs &, llvm::raw_ostream &,
 
 const std::map<std::string, ToolFn> &tools() {
   static const std::map<std::string, ToolFn> table = {
-      {"preprocess-host", preprocessHost}, {"lower-host", lowerHost},
+      {"preprocess-host", preprocess}, {"preprocess-device", preprocess},
+      {"lower-host", lowerHost},
       {"compile-device", compileDevice},   {"bundle", bundle},
       {"host-ir", hostIR},                 {"compile-host", compileHost},
       {"scan-device-code", scanDeviceCode}, {"device-link", deviceLink},

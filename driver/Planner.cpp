@@ -136,8 +136,10 @@ private:
   bool planInput(const std::string &input, std::string &error);
   void nameDependencies(Unit &unit);
   bool planSource(const Unit &unit, InputKind kind, std::string &error);
-  void planPublish(const Unit &unit, const std::string &rule);
+  void planPublish(const Unit &unit, const std::vector<std::string> &rules);
   bool planCuda(const Unit &unit, std::string &error);
+  bool planCudaSides(const Unit &unit, std::string &error);
+  bool planDeviceRules(const Unit &unit, std::string &error);
   bool planHostSide(const Unit &unit, HostSide &host, std::string &error);
   bool planHostCompilerSide(const Unit &unit, std::string &error);
   void planLowerHost(const Unit &unit, const std::string &preprocessed,
@@ -183,6 +185,10 @@ private:
   Graph &graph;
 
   bool deps = false;     // -M, -MM, -MD or -MMD
+  // The dependency rules of the .cu unit being planned: one per virtual
+  // arch's device side, and the host side's; publish merges them.
+  std::vector<std::string> deviceRules;
+  std::string hostRule;
   bool rdcObject = false; // units carry relocatable device code
   std::vector<TargetPair> targets; // of each unit's device side
   std::vector<std::string> cuInputs, linkInputs;
@@ -408,24 +414,72 @@ bool Planner::planSource(const Unit &unit, InputKind kind, std::string &error) {
     linkInputs.push_back(object);
   }
   graph.add(job);
-  if (deps) planPublish(unit, rule);
+  if (deps) planPublish(unit, {rule});
   return true;
 }
 
 // The job that puts a dependency rule written to a temporary in place,
-// once the job writing it has succeeded.
-void Planner::planPublish(const Unit &unit, const std::string &rule) {
+// once the jobs writing it have succeeded; several rules (a .cu's device
+// sides and host side) are merged into one, as nvcc's is.
+void Planner::planPublish(const Unit &unit,
+                          const std::vector<std::string> &rules) {
   Job job{JobKind::Depfile};
   job.source = unit.input;
-  job.inputs = {rule};
+  job.inputs = rules;
   job.outputs = {unit.depsFile};
   job.inProcess = true;
-  job.command =
-      InternalCommand(t, "publish").input(rule).value("-o", unit.depsFile).argv;
+  InternalCommand cmd(t, "publish");
+  for (const std::string &rule : rules) cmd.input(rule);
+  if (rules.size() > 1 && o.depsPhonyTargets) cmd.flag("-MP");
+  job.command = cmd.value("-o", unit.depsFile).argv;
   graph.add(job);
 }
 
+// The device sides' rules: nvcc's rule lists the headers every side
+// includes (device-only ones too, under #ifdef __CUDA_ARCH__), each virtual
+// arch's first, then the host side's. Each comes from a preprocessing for
+// the rule alone (about 0.1 s, beside the compile jobs), not from the device
+// compile: a failed compile must still leave the rule (Driver.cpp,
+// publishRulesAfterFailure) and a failed preprocessing none. Phony targets
+// are the merge's.
+bool Planner::planDeviceRules(const Unit &unit, std::string &error) {
+  for (const TargetPair &pair : targets) {
+    frontend::DependencyOutput rule;
+    rule.file = temp(unit.tempBase, "." + pair.virtualArch.str() + ".d");
+    rule.target = unit.depsTarget;
+    rule.systemHeaders = o.depsSystemHeaders;
+    rule.rulesOnly = true;
+    deviceRules.push_back(rule.file);
+    std::vector<std::string> cc1;
+    if (!frontend::Invocations::device(sourceFor(unit), unit.input,
+                                       gpuName(pair.virtualArch), cc1, error,
+                                       &rule))
+      return false;
+    Job job{JobKind::PreprocessDevice};
+    job.source = unit.input;
+    job.inputs = {unit.input};
+    job.outputs = {rule.file};
+    job.target = pair.virtualArch;
+    job.command = InternalCommand(t, "preprocess-device").cc1(cc1).argv;
+    job.inProcess = true;
+    graph.add(job);
+  }
+  return true;
+}
+
 bool Planner::planCuda(const Unit &unit, std::string &error) {
+  deviceRules.clear();
+  hostRule.clear();
+  if (!planCudaSides(unit, error)) return false;
+  if (!deps || o.phase == Phase::Preprocess) return true;
+  if (!planDeviceRules(unit, error)) return false;
+  std::vector<std::string> rules = deviceRules;
+  if (!hostRule.empty()) rules.push_back(hostRule);
+  planPublish(unit, rules);
+  return true;
+}
+
+bool Planner::planCudaSides(const Unit &unit, std::string &error) {
   if (o.phase == Phase::Preprocess)
     return planPreprocess(unit, finalOr("-"), error);
   bool wantsHost = o.phase == Phase::Cuda || o.phase == Phase::Compile ||
@@ -468,7 +522,7 @@ bool Planner::planPreprocess(const Unit &unit, const std::string &output,
     job.command = hostCompiler().preprocess(sourceFor(unit), unit.input, output,
                                             rule ? &depsOut : nullptr);
     graph.add(job);
-    if (rule) planPublish(unit, depsOut.file);
+    if (rule) hostRule = depsOut.file;
     return true;
   }
   std::vector<std::string> cc1;
@@ -480,7 +534,7 @@ bool Planner::planPreprocess(const Unit &unit, const std::string &output,
   job.command = cmd.cc1(cc1).argv;
   job.inProcess = true;
   graph.add(job);
-  if (rule) planPublish(unit, depsOut.file);
+  if (rule) hostRule = depsOut.file;
   return true;
 }
 

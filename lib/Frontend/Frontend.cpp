@@ -273,8 +273,14 @@ std::string archListValue(const std::vector<std::string> &gpuArchs) {
 // which then has no output file).
 static void addDependencyOutput(const DependencyOutput &deps,
                          std::vector<std::string> &cc1) {
+  std::vector<std::string> flags{"-dependency-file", deps.file, "-MT", deps.target};
+  if (deps.systemHeaders) flags.push_back("-sys-header-deps");
+  if (deps.phonyTargets) flags.push_back("-MP");
   auto action = std::find(cc1.begin(), cc1.end(), "-E");
-  if (action == cc1.end()) return; // not expected: clang's driver always says -E
+  if (action == cc1.end()) { // a compile: the rule comes beside its output
+    cc1.insert(cc1.end(), flags.begin(), flags.end());
+    return;
+  }
   if (deps.rulesOnly) {
     *action = "-Eonly";
     for (auto it = cc1.begin(); it + 1 < cc1.end(); ++it)
@@ -284,9 +290,6 @@ static void addDependencyOutput(const DependencyOutput &deps,
       }
     action = std::find(cc1.begin(), cc1.end(), "-Eonly");
   }
-  std::vector<std::string> flags{"-dependency-file", deps.file, "-MT", deps.target};
-  if (deps.systemHeaders) flags.push_back("-sys-header-deps");
-  if (deps.phonyTargets) flags.push_back("-MP");
   cc1.insert(action + 1, flags.begin(), flags.end());
 }
 
@@ -330,15 +333,17 @@ bool Invocations::hostCompile(const SourceOptions &o, const std::string &input,
 
 bool Invocations::device(const SourceOptions &o, const std::string &input,
                          const std::string &gpuArch,
-                         std::vector<std::string> &cc1, std::string &error) {
+                         std::vector<std::string> &cc1, std::string &error,
+                         const DependencyOutput *deps) {
   std::optional<GpuArch> arch = archOf(gpuArch);
   if (!arch) {
     error = "unknown GPU architecture '" + gpuArch + "'";
     return false;
   }
   std::string clangGpu = clangGpuName(gpuArch);
-  std::vector<std::string> a{"-x", "cuda", "-S", "--cuda-device-only",
-                             "--cuda-gpu-arch=" + clangGpu};
+  std::vector<std::string> a{"-x", "cuda",
+                             deps && deps->rulesOnly ? "-E" : "-S",
+                             "--cuda-device-only", "--cuda-gpu-arch=" + clangGpu};
   addCommonDriverArgs(o, a);
   // Device code is optimised by default, as with nvcc; mycc runs the LLVM
   // pipeline itself, so the front end only needs to produce optimisable IR.
@@ -384,6 +389,7 @@ bool Invocations::device(const SourceOptions &o, const std::string &input,
   if (o.hostCompilerPipeline) cc1.push_back("-fgpu-defer-diag");
   if (!o.hostCompilerIncludeDir.empty())
     cc1.insert(cc1.end(), {"-idirafter", o.hostCompilerIncludeDir});
+  if (deps) addDependencyOutput(*deps, cc1);
   return true;
 }
 

@@ -82,8 +82,8 @@ struct SourceOptions {
   std::string cuid;
 };
 
-// A make rule with the dependencies of the host preprocessing (-M, -MD, ...),
-// written by Clang's preprocessor (its DependencyOutputOptions).
+// A make rule with the dependencies of one side's preprocessing (-M, -MD,
+// ...), written by Clang's preprocessor (its DependencyOutputOptions).
 struct DependencyOutput {
   std::string file;        // where the rule goes
   std::string target;      // the rule's target, as given (not quoted)
@@ -108,9 +108,12 @@ struct Invocations {
   // to LLVM IR. A family target, which clang does not know, is compiled for
   // the plain GPU of its family (clangGpuName) with nvcc's macros for the
   // family; the PTX then has to name the family (DeviceCodegenOptions).
+  // With `deps`, the device side's preprocessor also writes its dependency
+  // rule (headers only device code includes); with deps->rulesOnly the
+  // invocation only preprocesses, for the rule.
   static bool device(const SourceOptions &, const std::string &input,
                      const std::string &gpuArch, std::vector<std::string> &cc1,
-                     std::string &error);
+                     std::string &error, const DependencyOutput *deps = nullptr);
 };
 
 // The GPU name clang compiles a virtual arch ("sm_100f") for: the name itself,

@@ -257,9 +257,16 @@ TEST(Planner, PreprocessAndDependencies) {
 
   Planned m = plan({"-M", "k.cu", "-MF", "k.d"});
   ASSERT_TRUE(m.ok) << m.error;
-  EXPECT_EQ(m.kinds(), (Strings{"preprocess-host", "depfile"}));
+  // The rule joins the host side's and each device side's (nvcc's too).
+  EXPECT_EQ(m.kinds(), (Strings{"preprocess-host", "preprocess-device", "depfile"}));
   EXPECT_EQ(m.of(JobKind::Depfile)[0]->outputs, Strings{"k.d"});
   EXPECT_TRUE(m.edge(m.of(JobKind::PreprocessHost)[0], m.of(JobKind::Depfile)[0]));
+  EXPECT_TRUE(m.edge(m.of(JobKind::PreprocessDevice)[0], m.of(JobKind::Depfile)[0]));
+  Planned two = plan({"-M", "k.cu", "-gencode", "arch=compute_80,code=sm_80",
+                      "-gencode", "arch=compute_90,code=sm_90"});
+  ASSERT_TRUE(two.ok) << two.error;
+  EXPECT_EQ(two.of(JobKind::PreprocessDevice).size(), 2u);
+  EXPECT_EQ(two.of(JobKind::Depfile)[0]->inputs.size(), 3u);
 
   Planned md = plan({"-c", "-MD", "k.cu", "-arch=sm_80", "-o", "k.o"});
   ASSERT_TRUE(md.ok) << md.error;
