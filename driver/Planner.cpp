@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 namespace mycc::driver {
 namespace {
@@ -370,51 +371,42 @@ void Planner::nameDependencies(Unit &unit) {
   }
 }
 
-// A .c/.cpp input: the host compiler compiles it, and writes its dependency
+// A .c/.cpp input: the host compiler compiles (-E: preprocesses) it as nvcc
+// has it do, with nvcc's macros for such files, and writes its dependency
 // rule (gcc's -M... options, which nvcc's are modelled on).
 bool Planner::planSource(const Unit &unit, InputKind kind, std::string &error) {
   if (o.phase != Phase::Compile && o.phase != Phase::Link &&
-      o.phase != Phase::Dependencies) {
-    error = unit.input + ": -E, -ptx, -cubin, -fatbin and -cuda apply to CUDA "
+      o.phase != Phase::Dependencies && o.phase != Phase::Preprocess) {
+    error = unit.input + ": -ptx, -cubin, -fatbin and -cuda apply to CUDA "
                          "sources only";
     return false;
   }
   Job job{JobKind::CompileSource};
   job.source = unit.input;
   job.inputs = {unit.input};
-  std::vector<std::string> &cmd = job.command;
-  cmd = {t.hostCompiler};
-  if (kind == InputKind::C) cmd.insert(cmd.end(), {"-x", "c"});
-  for (const auto &d : o.includeDirs) cmd.push_back("-I" + d);
-  for (const auto &d : o.systemIncludeDirs) cmd.insert(cmd.end(), {"-isystem", d});
-  cmd.push_back("-I" + t.cudaPath + "/include");
-  cmd.insert(cmd.end(), o.macros.begin(), o.macros.end());
-  for (const auto &f : o.preIncludes) cmd.insert(cmd.end(), {"-include", f});
-  if (!o.std.empty() && kind == InputKind::Cxx) cmd.push_back("-std=" + o.std);
-  cmd.push_back("-O" + std::to_string(o.hostOptLevel));
-  if (o.debug) cmd.push_back("-g");
-  if (o.noWarnings) cmd.push_back("-w");
-  cmd.insert(cmd.end(), o.xcompiler.begin(), o.xcompiler.end());
-  std::string rule;
+  std::optional<frontend::DependencyOutput> rule;
   if (deps) {
-    rule = temp(unit.tempBase, ".cpp1.d");
-    const char *mode = o.phase == Phase::Dependencies
-                           ? (o.depsSystemHeaders ? "-M" : "-MM")
-                           : (o.depsSystemHeaders ? "-MD" : "-MMD");
-    cmd.insert(cmd.end(), {mode, "-MF", rule, "-MT", unit.depsTarget});
-    if (o.depsPhonyTargets) cmd.push_back("-MP");
-    job.outputs.push_back(rule);
+    rule.emplace();
+    rule->file = temp(unit.tempBase, ".cpp1.d");
+    rule->target = unit.depsTarget;
+    rule->systemHeaders = o.depsSystemHeaders;
+    rule->phonyTargets = o.depsPhonyTargets;
+    job.outputs.push_back(rule->file);
   }
-  if (o.phase == Phase::Dependencies) {
-    cmd.push_back(unit.input);
-  } else {
-    std::string object = unitObject(unit);
-    cmd.insert(cmd.end(), {"-c", unit.input, "-o", object});
-    job.outputs.insert(job.outputs.begin(), object);
-    linkInputs.push_back(object);
+  std::string output;
+  if (o.phase == Phase::Preprocess) {
+    output = finalOr("-");
+    if (output != "-") job.outputs.insert(job.outputs.begin(), output);
+  } else if (o.phase != Phase::Dependencies) {
+    output = unitObject(unit);
+    job.outputs.insert(job.outputs.begin(), output);
+    linkInputs.push_back(output);
   }
+  job.command = hostCompiler().compileSource(
+      sourceFor(unit), unit.input, kind == InputKind::C, output,
+      o.phase == Phase::Preprocess, rule ? &*rule : nullptr);
   graph.add(job);
-  if (deps) planPublish(unit, {rule});
+  if (rule) planPublish(unit, {rule->file});
   return true;
 }
 

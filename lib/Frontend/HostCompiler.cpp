@@ -64,6 +64,43 @@ HostCompilerCommands::compile(const SourceOptions &o, const std::string &lowered
   return cmd;
 }
 
+std::vector<std::string>
+HostCompilerCommands::compileSource(const SourceOptions &o, const std::string &input,
+                                    bool isC, const std::string &output,
+                                    bool preprocessOnly,
+                                    const DependencyOutput *deps) const {
+  bool compile = !preprocessOnly && !output.empty() && output != "-";
+  std::vector<std::string> cmd{compiler, compile ? "-c" : "-E", "-x",
+                               isC ? "c" : "c++"};
+  if (!o.gpuArchs.empty())
+    cmd.push_back("-D__CUDA_ARCH_LIST__=" + archListValue(o.gpuArchs));
+  cmd.push_back("-D__NVCC__");
+  std::vector<std::string> identity = identityMacros(o);
+  cmd.insert(cmd.end(), identity.begin(), identity.end());
+  cmd.push_back("-D__NVCC_DIAG_PRAGMA_SUPPORT__=1");
+  if (o.allowUnsupportedCompiler) cmd.push_back("-D__NV_NO_HOST_COMPILER_CHECK=1");
+  for (const auto &d : o.includeDirs) cmd.push_back("-I" + d);
+  for (const auto &d : o.systemIncludeDirs) cmd.insert(cmd.end(), {"-isystem", d});
+  cmd.insert(cmd.end(), {"-isystem", o.cudaPath + "/include", "-isystem",
+                         o.cudaPath + "/include/cccl"});
+  for (const auto &m : o.macros) cmd.push_back(m);
+  for (const auto &f : o.preIncludes) cmd.insert(cmd.end(), {"-include", f});
+  SourceOptions flags = o;
+  if (isC) flags.std.clear(); // -std=c++17 is the .cu and .cpp files'
+  addHostFlags(flags, cmd);
+  cmd.push_back("-m64");
+  if (deps) {
+    bool rulesOnly = output.empty();
+    cmd.push_back(rulesOnly ? (deps->systemHeaders ? "-M" : "-MM")
+                            : (deps->systemHeaders ? "-MD" : "-MMD"));
+    cmd.insert(cmd.end(), {"-MF", deps->file, "-MT", deps->target});
+    if (deps->phonyTargets) cmd.push_back("-MP");
+  }
+  cmd.push_back(input);
+  if (!output.empty() && output != "-") cmd.insert(cmd.end(), {"-o", output});
+  return cmd;
+}
+
 bool hostLoweringInvocation(const SourceOptions &o, const std::string &input,
                             std::vector<std::string> &cc1, std::string &error) {
   SourceOptions parse = o;

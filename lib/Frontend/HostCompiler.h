@@ -24,6 +24,15 @@ struct HostCompilerCommands {
   // `compiler -c` of the lowered unit (already preprocessed) to `output`.
   std::vector<std::string> compile(const SourceOptions &, const std::string &lowered,
                                    const std::string &output) const;
+  // A C or C++ input as nvcc gives it to the host compiler (measured with
+  // --dryrun): `-c` to `output`, or `-E` when `output` is "-" or
+  // `preprocessOnly`; nvcc's macros for such files (__NVCC__ and the version
+  // macros, no __CUDACC__) and the toolkit's headers; the dependency rule
+  // with `deps` (the rule alone when `output` is empty).
+  std::vector<std::string> compileSource(const SourceOptions &, const std::string &input,
+                                         bool isC, const std::string &output,
+                                         bool preprocessOnly,
+                                         const DependencyOutput *deps) const;
 };
 
 // cc1 arguments for Clang's parse of the host compiler's preprocessed text
