@@ -114,15 +114,13 @@ std::string deviceQueryFailure(const std::string &name, int rc,
 // reports them (nvcc runs the same program). On success it prints the
 // compute capabilities ("90", or "80,90") and exits 0; otherwise it says why
 // on stderr and exits 1. nvcc then falls back to its default target with a
-// warning; mycc stops, since code for a GPU nobody asked for is rarely what
-// -arch=native meant.
+// warning, and so does mycc (addNativeTargets); `message` says why, for it.
 bool queryInstalledGpus(const std::string &cudaPath, std::vector<GpuArch> &gpus,
                         std::string &message) {
   const std::string name = "__nvcc_device_query";
   std::string program = cudaPath + "/bin/" + name;
   if (!llvm::sys::fs::can_execute(program)) {
-    message = "-arch=native: cannot run " + program +
-              ", which finds the installed GPUs";
+    message = "cannot run " + program + ", which finds the installed GPUs";
     return false;
   }
   // argv[0] without the directory: the program's messages start with it.
@@ -130,15 +128,13 @@ bool queryInstalledGpus(const std::string &cudaPath, std::vector<GpuArch> &gpus,
   support::ProgramOutput run =
       support::runCapturing(program, args, /*seconds=*/60);
   if (run.status != 0) {
-    message = "-arch=native: no GPU found (" +
-              deviceQueryFailure(name, run.status, run.err, run.execError) +
-              ")";
+    message = deviceQueryFailure(name, run.status, run.err, run.execError);
     return false;
   }
   const std::string &out = run.out;
   std::optional<std::vector<GpuArch>> found = parseDeviceQuery(out);
   if (!found) {
-    message = "-arch=native: cannot read the output of " + name + ": '" +
+    message = "cannot read the output of " + name + ": '" +
               llvm::StringRef(out).trim().str() + "'";
     return false;
   }
@@ -174,9 +170,12 @@ std::optional<int> answerRequest(const Options &o) {
 
 bool addInstalledGpus(Options &o, const Toolkit &t, std::string &error) {
   std::vector<GpuArch> gpus;
-  if (!queryInstalledGpus(t.cudaPath, gpus, error)) return false;
   std::vector<std::string> warnings;
-  error = addNativeTargets(o, gpus, warnings);
+  // No driver or no GPU: as nvcc, the default architecture, with nvcc's
+  // warning and the query's reason.
+  std::string reason;
+  if (!queryInstalledGpus(t.cudaPath, gpus, reason)) gpus.clear();
+  error = addNativeTargets(o, gpus, warnings, reason);
   for (const std::string &warning : warnings)
     llvm::errs() << "mycc: warning: " << warning << "\n";
   return error.empty();

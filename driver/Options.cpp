@@ -1499,7 +1499,8 @@ ParseResult parseCommandLine(const std::vector<std::string> &args) {
 }
 
 std::string addNativeTargets(Options &options, const std::vector<GpuArch> &gpus,
-                             std::vector<std::string> &warnings) {
+                             std::vector<std::string> &warnings,
+                             const std::string &noGpuReason) {
   std::vector<TargetPair> targets;
   std::string unsupported;
   for (const GpuArch &gpu : gpus) {
@@ -1512,11 +1513,19 @@ std::string addNativeTargets(Options &options, const std::vector<GpuArch> &gpus,
     }
     addPair(targets, Target{true, plain}, {Target{false, plain}});
   }
-  if (targets.empty())
-    return unsupported.empty()
-               ? "-arch=native: no GPU found"
-               : "-arch=native: no GPU the toolkit supports (found " +
-                     unsupported + ")";
+  // No usable GPU (none, no driver, or none the toolkit supports): nvcc 13
+  // warns and builds for its default architecture, as without -arch.
+  if (targets.empty()) {
+    warnings.push_back(
+        "Cannot find valid GPU for '-arch=native', default arch is used" +
+        (!unsupported.empty() ? " (found " + unsupported + ")"
+         : noGpuReason.empty() ? std::string()
+                               : " (" + noGpuReason + ")"));
+    if (options.targets.empty()) {
+      Target virt{true, GpuArch{kDefaultSm, ArchSuffix::None}};
+      addPair(targets, virt, {Target{false, virt.arch}, virt});
+    }
+  }
   for (const TargetPair &pair : options.targets)
     addPair(targets, pair.virtualArch, pair.codes);
   options.targets = std::move(targets);

@@ -167,10 +167,12 @@ ParseResult parseCommandLine(const std::vector<std::string> &args);
 // Completes -arch=native with the installed GPUs (what the toolkit's
 // __nvcc_device_query reported): one sm_XY cubin compiled from compute_XY for
 // each, as nvcc 13 does, ahead of the -gencode targets. GPUs the toolkit
-// cannot build for are skipped with a warning. Returns an error (one line,
-// no prefix) when no GPU is left.
+// cannot build for are skipped with a warning; with no GPU left, nvcc 13's
+// warning and, when -gencode gave no target, its default architecture.
+// Returns an error (one line, no prefix) on failure.
 std::string addNativeTargets(Options &options, const std::vector<GpuArch> &gpus,
-                             std::vector<std::string> &warnings);
+                             std::vector<std::string> &warnings,
+                             const std::string &noGpuReason = "");
 
 // nvcc-style help text.
 std::string helpText();

@@ -782,17 +782,29 @@ TEST(ArchNative, UnsupportedGpusAreSkipped) {
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_TRUE(contains(warnings[0], "sm_70")) << warnings[0];
 
+  // Only such GPUs: nvcc 13's default architecture, with its warning.
   o = ok({"-arch=native"});
   warnings.clear();
-  std::string error = addNativeTargets(o, {{70, ArchSuffix::None}}, warnings);
-  EXPECT_TRUE(contains(error, "-arch=native")) << error;
-  EXPECT_TRUE(contains(error, "sm_70")) << error;
+  EXPECT_EQ(addNativeTargets(o, {{70, ArchSuffix::None}}, warnings), "");
+  EXPECT_EQ(targets(o), "compute_75:sm_75,compute_75");
+  ASSERT_EQ(warnings.size(), 2u);
+  EXPECT_EQ(warnings[1], "Cannot find valid GPU for '-arch=native', default arch "
+                         "is used (found sm_70)");
 }
 
-TEST(ArchNative, NoGpu) {
+TEST(ArchNative, NoGpuBuildsForTheDefaultAsNvcc) {
   Options o = ok({"-arch=native"});
   std::vector<std::string> warnings;
-  EXPECT_EQ(addNativeTargets(o, {}, warnings), "-arch=native: no GPU found");
+  EXPECT_EQ(addNativeTargets(o, {}, warnings, "no driver"), "");
+  EXPECT_EQ(targets(o), "compute_75:sm_75,compute_75");
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0], "Cannot find valid GPU for '-arch=native', default arch "
+                         "is used (no driver)");
+  // Beside -gencode: only what -gencode asked for.
+  o = ok({"-arch=native", "-gencode", "arch=compute_80,code=sm_80"});
+  warnings.clear();
+  EXPECT_EQ(addNativeTargets(o, {}, warnings), "");
+  EXPECT_EQ(targets(o), "compute_80:sm_80");
 }
 
 TEST(Targets, LtoNotSupportedYet) {
