@@ -257,6 +257,11 @@ const Spec kSpecs[] = {
    "List the compilation steps as they are run."},
   {"-keep", "--keep", "keep", Kind::Flag, Group::Driver, "",
    "Keep the intermediate files."},
+  {"-save-temps", "--save-temps", "keep", Kind::Flag, Group::Driver, "",
+   "Same as --keep."},
+  {"-frandom-seed", "--frandom-seed", "random-seed", Kind::Value, Group::Driver, "<seed>",
+   "Name the units' symbols from this seed and the source instead of the output path: "
+   "the same source and options give identical objects under any output name."},
   {"-keep-dir", "--keep-dir", "keep-dir", Kind::Value, Group::Driver, "<directory>",
    "Directory for the intermediate files."},
   {"-run", "--run", "run", Kind::Flag, Group::Driver, "",
@@ -315,7 +320,7 @@ const char *const kUnsupportedNvcc[][2] = {
   {"-device-entity-has-hidden-visibility", "--device-entity-has-hidden-visibility"},
   {"-forward-unknown-opts", "--forward-unknown-opts"}, {"-noprof", "--dont-use-profile"},
   {"-fdevice-syntax-only", "--fdevice-syntax-only"},
-  {"-fdevice-time-trace", "--fdevice-time-trace"}, {"-save-temps", "--save-temps"},
+  {"-fdevice-time-trace", "--fdevice-time-trace"},
   {"-clean", "--clean-targets"},
   {"-idp", "--input-drive-prefix"}, {"-ddp", "--dependency-drive-prefix"},
   {"-dp", "--drive-prefix"}, {"", "--no-align-double"}, {"-nodlink", "--no-device-link"},
@@ -333,7 +338,7 @@ const char *const kUnsupportedNvcc[][2] = {
   {"-r", "--relocatable-link"}, {"-brief-diag", "--brief-diagnostics"},
   {"-jtd", "--jump-table-density"}, {"-reloc-ptx", "--relocatable-ptx"},
   {"-device-stack-protector", "--device-stack-protector"},
-  {"-compress-mode", "--compress-mode"}, {"-frandom-seed", "--frandom-seed"},
+  {"-compress-mode", "--compress-mode"},
   {"-sanitize", "--sanitize"},
 };
 // clang-format on
@@ -712,7 +717,7 @@ struct Raw {
       xcompiler, xptxas, xlinker, xcudafe, arch, code, gencode, keepDir, werror, rdc,
       threads, time, splitCompile, ftz, precDiv, precSqrt, fmad, maxrregcount,
       diagSuppress, diagError, diagWarn, templateDepth, templateBacktraceLimit,
-      defaultStream, machine, inputs;
+      defaultStream, machine, randomSeed, inputs;
   std::vector<std::string> dependencies, dependencyOutput, dependencyTarget;
   int dependencyTargets = 0;
   int debug = 0, lineInfo = 0, relaxedConstexpr = 0, extendedLambda = 0,
@@ -830,6 +835,7 @@ std::string runCli11(const Normalised &normalised, Raw &raw) {
   list("default-stream", raw.defaultStream)
       ->check(oneOf("-default-stream", {"legacy", "null", "per-thread"}));
   list("machine", raw.machine)->check(oneOf("-m", {"64"}));
+  list("random-seed", raw.randomSeed);
   app.add_flag("--jobserver", raw.jobserver);
   app.add_flag("--allow-unsupported-compiler", raw.allowUnsupportedCompiler);
   app.add_flag("--host-in-process", raw.hostInProcess);
@@ -1443,6 +1449,7 @@ std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &w
       v && *v == "per-thread")
     o.macros.insert(o.macros.begin(), "-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1");
   lastValue(raw.machine, "machine", warnings);
+  o.randomSeed = lastValue(raw.randomSeed, "random-seed", warnings);
 
   o.xcompiler = raw.xcompiler;
   frontEndDiagnostics(raw, o, warnings);

@@ -79,6 +79,9 @@ struct Options {
   unsigned maxRegCount = 0; // -maxrregcount; 0: not given
   bool resourceUsage = false; // -res-usage
   bool restrictKernelPointers = false; // -restrict
+  // -frandom-seed: the units' ids come from it and the source, not from the
+  // output path (Planner::unitId).
+  std::optional<std::string> randomSeed;
 
   // Link.
   std::vector<std::string> libDirs; // -L

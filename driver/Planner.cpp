@@ -223,8 +223,11 @@ std::string Planner::unitId(const std::string &input, unsigned index) const {
   llvm::SmallString<256> src(input), out(o.output);
   llvm::sys::fs::make_absolute(src);
   if (!o.output.empty()) llvm::sys::fs::make_absolute(out);
-  std::string key = std::string(src) + '\0' + std::string(out) + '\0' +
-                    std::to_string(index);
+  // nvcc's -frandom-seed makes objects identical whatever their name: the
+  // seed stands for the output path.
+  std::string key = std::string(src) + '\0' +
+                    (o.randomSeed ? "seed:" + *o.randomSeed : std::string(out)) +
+                    '\0' + std::to_string(index);
   for (const auto &pair : o.targets) key += '\0' + pair.virtualArch.str();
   return llvm::utohexstr(llvm::xxh3_64bits(llvm::arrayRefFromStringRef(key)),
                          /*LowerCase=*/true, 16);
