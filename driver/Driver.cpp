@@ -328,16 +328,16 @@ void publishRulesAfterFailure(const Graph &graph, Runner &runner,
     if (publish.kind != JobKind::Depfile || succeeded.count(&publish)) continue;
     bool ok = true;
     for (const std::string &rule : publish.inputs) {
-      auto producer = std::find_if(
-          graph.jobs().begin(), graph.jobs().end(), [&](const Job &job) {
-            return std::find(job.outputs.begin(), job.outputs.end(), rule) !=
-                   job.outputs.end();
-          });
-      ok = ok && producer != graph.jobs().end() &&
-           (succeeded.count(&*producer) ||
-            ((producer->kind == JobKind::PreprocessHost ||
-              producer->kind == JobKind::PreprocessDevice) &&
-             runner.run(*producer, /*quiet=*/true).ok));
+      std::optional<unsigned> from = graph.producerOf(rule);
+      if (!from) {
+        ok = false;
+        break;
+      }
+      const Job &producer = graph.jobs()[*from];
+      ok = ok && (succeeded.count(&producer) ||
+                  ((producer.kind == JobKind::PreprocessHost ||
+                    producer.kind == JobKind::PreprocessDevice) &&
+                   runner.run(producer, /*quiet=*/true).ok));
     }
     if (ok) runner.run(publish);
   }

@@ -140,7 +140,8 @@ private:
   void planPublish(const Unit &unit, const std::vector<std::string> &rules);
   bool planCuda(const Unit &unit, std::string &error);
   bool planCudaSides(const Unit &unit, std::string &error);
-  bool planDeviceRules(const Unit &unit, std::string &error);
+  bool planDeviceRules(const Unit &unit, std::vector<std::string> &rules,
+                       std::string &error);
   bool planHostSide(const Unit &unit, HostSide &host, std::string &error);
   bool planHostCompilerSide(const Unit &unit, std::string &error);
   void planLowerHost(const Unit &unit, const std::string &preprocessed,
@@ -186,9 +187,8 @@ private:
   Graph &graph;
 
   bool deps = false;     // -M, -MM, -MD or -MMD
-  // The dependency rules of the .cu unit being planned: one per virtual
-  // arch's device side, and the host side's; publish merges them.
-  std::vector<std::string> deviceRules;
+  // The host side's dependency rule of the .cu unit being planned
+  // (planPreprocess writes it; planCuda joins it with the device sides').
   std::string hostRule;
   bool rdcObject = false; // units carry relocatable device code
   std::vector<TargetPair> targets; // of each unit's device side
@@ -394,6 +394,7 @@ bool Planner::planSource(const Unit &unit, InputKind kind, std::string &error) {
     rule->target = unit.depsTarget;
     rule->systemHeaders = o.depsSystemHeaders;
     rule->phonyTargets = o.depsPhonyTargets;
+    rule->rulesOnly = o.phase == Phase::Dependencies;
     job.outputs.push_back(rule->file);
   }
   std::string output;
@@ -437,14 +438,15 @@ void Planner::planPublish(const Unit &unit,
 // compile: a failed compile must still leave the rule (Driver.cpp,
 // publishRulesAfterFailure) and a failed preprocessing none. Phony targets
 // are the merge's.
-bool Planner::planDeviceRules(const Unit &unit, std::string &error) {
+bool Planner::planDeviceRules(const Unit &unit, std::vector<std::string> &rules,
+                              std::string &error) {
   for (const TargetPair &pair : targets) {
     frontend::DependencyOutput rule;
     rule.file = temp(unit.tempBase, "." + pair.virtualArch.str() + ".d");
     rule.target = unit.depsTarget;
     rule.systemHeaders = o.depsSystemHeaders;
     rule.rulesOnly = true;
-    deviceRules.push_back(rule.file);
+    rules.push_back(rule.file);
     std::vector<std::string> cc1;
     if (!frontend::Invocations::device(sourceFor(unit), unit.input,
                                        gpuName(pair.virtualArch), cc1, error,
@@ -463,12 +465,11 @@ bool Planner::planDeviceRules(const Unit &unit, std::string &error) {
 }
 
 bool Planner::planCuda(const Unit &unit, std::string &error) {
-  deviceRules.clear();
   hostRule.clear();
   if (!planCudaSides(unit, error)) return false;
   if (!deps || o.phase == Phase::Preprocess) return true;
-  if (!planDeviceRules(unit, error)) return false;
-  std::vector<std::string> rules = deviceRules;
+  std::vector<std::string> rules;
+  if (!planDeviceRules(unit, rules, error)) return false;
   if (!hostRule.empty()) rules.push_back(hostRule);
   planPublish(unit, rules);
   return true;

@@ -17,18 +17,21 @@ void addHostFlags(const SourceOptions &o, std::vector<std::string> &cmd) {
 
 } // namespace
 
+// The host compiler's line for an input, as nvcc writes it (measured with
+// `nvcc --dryrun`): every arch of the build in __CUDA_ARCH_LIST__, __NVCC__
+// (for a .cu also __CUDACC__, and cuda_runtime.h first, here through
+// mycc/host.h), the version macros, no __CUDA_ARCH__, the toolkit's include
+// directories, the user's options, and the dependency rule with `deps`.
 std::vector<std::string>
-HostCompilerCommands::preprocess(const SourceOptions &o, const std::string &input,
-                                 const std::string &output,
-                                 const DependencyOutput *deps) const {
-  // nvcc's host preprocessing (`nvcc --dryrun`): __CUDACC__ and __NVCC__,
-  // the version macros, every arch of the build in __CUDA_ARCH_LIST__, no
-  // __CUDA_ARCH__, the toolkit's include directories, cuda_runtime.h first
-  // (here through mycc/host.h, which includes it).
-  std::vector<std::string> cmd{compiler, "-E", "-x", "c++"};
+HostCompilerCommands::hostLine(const SourceOptions &o, const char *action,
+                               const char *language, bool cuda,
+                               const std::string &input, const std::string &output,
+                               const DependencyOutput *deps) const {
+  std::vector<std::string> cmd{compiler, action, "-x", language};
   if (!o.gpuArchs.empty())
     cmd.push_back("-D__CUDA_ARCH_LIST__=" + archListValue(o.gpuArchs));
-  cmd.insert(cmd.end(), {"-D__CUDACC__", "-D__NVCC__"});
+  if (cuda) cmd.push_back("-D__CUDACC__");
+  cmd.push_back("-D__NVCC__");
   std::vector<std::string> identity = identityMacros(o);
   cmd.insert(cmd.end(), identity.begin(), identity.end());
   // As nvcc's: its front end takes nvcc's diagnostic pragmas (mycc's
@@ -40,7 +43,7 @@ HostCompilerCommands::preprocess(const SourceOptions &o, const std::string &inpu
   cmd.insert(cmd.end(), {"-isystem", o.cudaPath + "/include", "-isystem",
                          o.cudaPath + "/include/cccl"});
   for (const auto &m : o.macros) cmd.push_back(m);
-  cmd.insert(cmd.end(), {"-include", hostHeader});
+  if (cuda) cmd.insert(cmd.end(), {"-include", hostHeader});
   for (const auto &f : o.preIncludes) cmd.insert(cmd.end(), {"-include", f});
   addHostFlags(o, cmd);
   cmd.push_back("-m64");
@@ -53,6 +56,13 @@ HostCompilerCommands::preprocess(const SourceOptions &o, const std::string &inpu
   cmd.push_back(input);
   if (!output.empty() && output != "-") cmd.insert(cmd.end(), {"-o", output});
   return cmd;
+}
+
+std::vector<std::string>
+HostCompilerCommands::preprocess(const SourceOptions &o, const std::string &input,
+                                 const std::string &output,
+                                 const DependencyOutput *deps) const {
+  return hostLine(o, "-E", "c++", true, input, output, deps);
 }
 
 std::vector<std::string>
@@ -70,35 +80,10 @@ HostCompilerCommands::compileSource(const SourceOptions &o, const std::string &i
                                     bool preprocessOnly,
                                     const DependencyOutput *deps) const {
   bool compile = !preprocessOnly && !output.empty() && output != "-";
-  std::vector<std::string> cmd{compiler, compile ? "-c" : "-E", "-x",
-                               isC ? "c" : "c++"};
-  if (!o.gpuArchs.empty())
-    cmd.push_back("-D__CUDA_ARCH_LIST__=" + archListValue(o.gpuArchs));
-  cmd.push_back("-D__NVCC__");
-  std::vector<std::string> identity = identityMacros(o);
-  cmd.insert(cmd.end(), identity.begin(), identity.end());
-  cmd.push_back("-D__NVCC_DIAG_PRAGMA_SUPPORT__=1");
-  if (o.allowUnsupportedCompiler) cmd.push_back("-D__NV_NO_HOST_COMPILER_CHECK=1");
-  for (const auto &d : o.includeDirs) cmd.push_back("-I" + d);
-  for (const auto &d : o.systemIncludeDirs) cmd.insert(cmd.end(), {"-isystem", d});
-  cmd.insert(cmd.end(), {"-isystem", o.cudaPath + "/include", "-isystem",
-                         o.cudaPath + "/include/cccl"});
-  for (const auto &m : o.macros) cmd.push_back(m);
-  for (const auto &f : o.preIncludes) cmd.insert(cmd.end(), {"-include", f});
   SourceOptions flags = o;
   if (isC) flags.std.clear(); // -std=c++17 is the .cu and .cpp files'
-  addHostFlags(flags, cmd);
-  cmd.push_back("-m64");
-  if (deps) {
-    bool rulesOnly = output.empty();
-    cmd.push_back(rulesOnly ? (deps->systemHeaders ? "-M" : "-MM")
-                            : (deps->systemHeaders ? "-MD" : "-MMD"));
-    cmd.insert(cmd.end(), {"-MF", deps->file, "-MT", deps->target});
-    if (deps->phonyTargets) cmd.push_back("-MP");
-  }
-  cmd.push_back(input);
-  if (!output.empty() && output != "-") cmd.insert(cmd.end(), {"-o", output});
-  return cmd;
+  return hostLine(flags, compile ? "-c" : "-E", isC ? "c" : "c++", false,
+                  input, output, deps);
 }
 
 bool hostLoweringInvocation(const SourceOptions &o, const std::string &input,

@@ -28,11 +28,18 @@ struct HostCompilerCommands {
   // --dryrun): `-c` to `output`, or `-E` when `output` is "-" or
   // `preprocessOnly`; nvcc's macros for such files (__NVCC__ and the version
   // macros, no __CUDACC__) and the toolkit's headers; the dependency rule
-  // with `deps` (the rule alone when `output` is empty).
+  // with `deps` (deps->rulesOnly: the rule alone, `output` then empty).
   std::vector<std::string> compileSource(const SourceOptions &, const std::string &input,
                                          bool isC, const std::string &output,
                                          bool preprocessOnly,
                                          const DependencyOutput *deps) const;
+
+private:
+  std::vector<std::string> hostLine(const SourceOptions &, const char *action,
+                                    const char *language, bool cuda,
+                                    const std::string &input,
+                                    const std::string &output,
+                                    const DependencyOutput *deps) const;
 };
 
 // cc1 arguments for Clang's parse of the host compiler's preprocessed text

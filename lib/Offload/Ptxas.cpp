@@ -39,9 +39,9 @@ std::vector<std::string> ptxasCommand(const PtxasJob &job) {
 std::string jitOptions(const PtxasOptions &o) {
   std::string text;
   for (const std::string &x : o.extraOptions) text += x + " ";
-  std::vector<std::string> own = sharedOptions(PtxasOptions{
-      o.lineInfo, o.deviceDebug, o.fmad, o.maxRegCount, false, {}});
-  for (const std::string &word : own) text += " " + word;
+  PtxasOptions own = o; // the -Xptxas options are written above
+  own.extraOptions.clear();
+  for (const std::string &word : sharedOptions(own)) text += " " + word;
   return text.empty() ? text : text + " ";
 }
 
