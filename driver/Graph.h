@@ -23,15 +23,17 @@ enum class JobKind {
   PreprocessHost, // .cu → preprocessed host unit            (in-process)
   PreprocessDevice, // .cu → a virtual arch's dependency rule  (in-process)
   LowerHost,      // host unit → lowered unit (.cu.cpp.ii)    (in-process)
-  CompileDevice,  // .cu → PTX (-rdc: bitcode), a virtual arch (in-process)
+  CompileDevice,  // .cu → PTX (-dlto: bitcode), a virtual arch (in-process)
   Ptxas,          // PTX → cubin for one real arch            (ptxas)
   Bundle,         // cubins + PTX → fat binary                (in-process)
   HostIR,         // lowered unit → host IR (LLVM bitcode)     (in-process)
   CompileHost,    // host IR + device code → host object      (in-process)
   CompileSource,  // a .c/.cpp input → object                 (host compiler)
   ScanDeviceCode, // objects, -l archives → which device code they hold (in-process)
-  DeviceLink,     // relocatable device code → PTX, one virtual arch (in-process)
-  DeviceLinkHost, // linked fat binary → host object registering it (in-process)
+  DeviceLink,     // relocatable device code → linked cubin, one real arch
+                  // (nvlink); -dlto: → PTX, one virtual arch (in-process)
+  DeviceLinkHost, // linked fat binary → host object registering it (the
+                  // host compiler on link.stub; -dlto: in-process)
   Link,           // objects → executable                     (host compiler)
   Depfile,        // dependency rule → -MF / .d file / stdout (in-process)
 };

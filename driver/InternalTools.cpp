@@ -3,6 +3,8 @@
 #include "AtomicFile.h"
 #include "DeviceCodegen.h"
 #include "DeviceLink.h"
+
+#include "llvm/ADT/StringExtras.h"
 #include "Fatbin.h"
 #include "Frontend.h"
 #include "HostLowering.h"
@@ -31,7 +33,9 @@ using support::writeFileAtomic;
 const char *const kValued[] = {"-o",     "-arch",  "-ptx-target", "-source",
                                "-unit-id", "-code", "-image",     "-fatbin",
                                "-rdc-image", "-unit", "-ir", "-split",
-                               "-L",     "-l", "-ptx-options"};
+                               "-L",     "-l", "-ptx-options", "-relfatbin",
+                               "-embedded-fatbin", "-link-stub", "-fatbin-c",
+                               "-register"};
 
 bool isValued(llvm::StringRef option) {
   return std::find(std::begin(kValued), std::end(kValued), option) !=
@@ -134,6 +138,8 @@ bool lowerHost(const ToolArgs &args, llvm::raw_ostream &diag,
   options.forHostCompiler = args.has("-host-compiler");
   options.fatbin = args.get("-fatbin");
   options.rdcImages = args.all("-rdc-image");
+  options.deviceLto = args.has("-dlto");
+  options.relfatbin = args.get("-relfatbin");
   if (!lowering::lowerHostUnit(*ci, args.get("-source"), options, unit)) {
     error.clear(); // the diagnostics say why
     return false;
@@ -202,6 +208,36 @@ bool compileDevice(const ToolArgs &args, llvm::raw_ostream &diag,
   return writeFileAtomic(args.get("-o"), ptx, error);
 }
 
+// A device link's fat binary as the C text the toolkit's link.stub includes
+// (FATBINFILE), in the form nvcc's fatbinary --embedded-fatbin writes: the
+// bytes in .nv_fatbin as fatbinData (read by the assembler from the file,
+// where fatbinary writes them out as numbers), and the version-2 wrapper
+// __fatDeviceText in .nvFatBinSegment, whose fourth field is link.stub's
+// array of the units' relocatable fat binaries (the CUDA runtime links
+// their PTX when no linked cubin fits the device).
+std::string embeddedFatbinText(const std::string &fatbinFile,
+                               std::size_t size) {
+  llvm::SmallString<256> path(fatbinFile);
+  llvm::sys::fs::make_absolute(path);
+  std::string quoted;
+  for (char c : path) {
+    if (c == '"' || c == '\\') quoted += "\\\\\\";
+    quoted += c;
+  }
+  return "#ifndef __SKIP_INTERNAL_FATBINARY_HEADERS\n"
+         "#include \"fatbinary_section.h\"\n#endif\n"
+         "#define __CUDAFATBINSECTION  \".nvFatBinSegment\"\n"
+         "#define __CUDAFATBINDATASECTION  \".nv_fatbin\"\n"
+         "asm(\".section .nv_fatbin, \\\"a\\\"\\n.align 8\\nfatbinData:\\n"
+         ".incbin \\\"" + quoted + "\\\"\\n.text\\n\");\n"
+         "extern \"C\" const unsigned long long fatbinData[" +
+         std::to_string((size + 7) / 8) + "];\n"
+         "extern \"C\" { static const __fatBinC_Wrapper_t __fatDeviceText "
+         "__attribute__ ((aligned (8))) __attribute__ ((section "
+         "(__CUDAFATBINSECTION)))=\n\t{ 0x466243b1, 2, fatbinData, "
+         "(void**)__cudaPrelinkedFatbins }; }\n";
+}
+
 // -image sm_90,<file>: nvcc's container order is the order given.
 bool bundle(const ToolArgs &args, llvm::raw_ostream &, std::string &error) {
   if (!require(args, "-o", error)) return false;
@@ -221,6 +257,10 @@ bool bundle(const ToolArgs &args, llvm::raw_ostream &, std::string &error) {
     images.push_back(std::move(image));
   }
   std::vector<uint8_t> fatbin = writeFatbin(images);
+  if (!args.get("-embedded-fatbin").empty() &&
+      !writeFileAtomic(args.get("-embedded-fatbin"),
+                       embeddedFatbinText(args.get("-o"), fatbin.size()), error))
+    return false;
   return writeFileAtomic(
       args.get("-o"),
       llvm::StringRef(reinterpret_cast<const char *>(fatbin.data()),
@@ -320,10 +360,17 @@ bool imagesFor(const LinkInputs &in, const Target &arch,
   return true;
 }
 
+std::string commaList(const std::vector<Target> &targets) {
+  std::string text;
+  for (const Target &t : targets) text += (text.empty() ? "" : ",") + t.str();
+  return text;
+}
+
 // What a link's existing objects and -l archives (lib<name>.a in the -L
 // directories, as nvlink finds them) hold: one "archive <path>" line per
 // archive found, one "image <virtual arch> <code>,..." line per image of
-// relocatable device code. The planner reads it (Planner.cpp, afterScan).
+// relocatable device code as LLVM bitcode (-dlto), one "relfatbin
+// <code>,..." line per object with nvcc's relocatable device code. The planner reads it (Planner.cpp, afterScan).
 bool scanDeviceCode(const ToolArgs &args, llvm::raw_ostream &,
                     std::string &error) {
   if (!require(args, "-o", error)) return false;
@@ -339,14 +386,15 @@ bool scanDeviceCode(const ToolArgs &args, llvm::raw_ostream &,
       break;
     }
   for (const std::string &file : files) {
+    std::vector<offload::RelocatableFatbin> fatbins;
+    if (!offload::readRelocatableFatbins(file, fatbins, error)) return false;
+    for (const auto &fatbin : fatbins)
+      out += "relfatbin " + commaList(fatbin.codes) + "\n";
     std::vector<offload::RelocatableImage> images;
     if (!offload::readRelocatableImages(file, images, error)) return false;
-    for (const auto &image : images) {
-      std::string codes;
-      for (const Target &code : image.codes)
-        codes += (codes.empty() ? "" : ",") + code.str();
-      out += "image " + image.virtualArch.str() + " " + codes + "\n";
-    }
+    for (const auto &image : images)
+      out += "image " + image.virtualArch.str() + " " +
+             commaList(image.codes) + "\n";
   }
   return writeFileAtomic(args.get("-o"), out, error);
 }
@@ -369,8 +417,37 @@ bool deviceLink(const ToolArgs &args, llvm::raw_ostream &, std::string &error) {
 
 // The host object of the device link: registers the linked fat binary for
 // every unit it holds (an object with nothing to register without units).
+// nvlink's device link: the toolkit's link.stub, compiled here with the
+// linked fat binary's C text (FATBINFILE) and nvlink's list of the units
+// (REGISTERLINKBINARYFILE), as nvcc has the host compiler compile it.
+bool linkStubObject(const ToolArgs &args, llvm::raw_ostream &diag,
+                    std::string &error) {
+  if (!require(args, "-o", error) || !require(args, "-fatbin-c", error) ||
+      !require(args, "-register", error))
+    return false;
+  auto quoted = [](const std::string &path) {
+    std::string out = "\"";
+    for (char c : path) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
+    return out + "\"";
+  };
+  std::string text =
+      "#define FATBINFILE " + quoted(args.get("-fatbin-c")) + "\n" +
+      "#define REGISTERLINKBINARYFILE " + quoted(args.get("-register")) + "\n" +
+      "#define __NV_EXTRA_INITIALIZATION\n#define __NV_EXTRA_FINALIZATION\n"
+      "#define __CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__\n"
+      "#include " + quoted(args.get("-link-stub")) + "\n";
+  auto unit = offload::HostUnit::generate(args.cc1, args.get("-o") + ".cpp",
+                                          text, error, &diag);
+  return unit && unit->emitRelocatableObject({}, args.get("-o"), error);
+}
+
 bool deviceLinkHost(const ToolArgs &args, llvm::raw_ostream &diag,
                     std::string &error) {
+  if (!args.get("-link-stub").empty())
+    return linkStubObject(args, diag, error);
   LinkInputs in;
   if (!require(args, "-o", error) || !readLinkInputs(args, in, error))
     return false;

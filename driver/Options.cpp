@@ -135,6 +135,8 @@ const Spec kSpecs[] = {
    "the host compiler (faster; the host objects are Clang's)."},
   {"-cudart", "--cudart", "cudart", Kind::Value, Group::Files, "{none|shared|static}",
    "CUDA runtime library to link (default: static)."},
+  {"-cudadevrt", "--cudadevrt", "cudadevrt", Kind::Value, Group::Files, "{none|static}",
+   "The device runtime library (libcudadevrt.a) in the device link (default: static)."},
   {"-shared", "--shared", "shared", Kind::Flag, Group::Files, "",
    "Link a shared library instead of an executable."},
   {"-optf", "--options-file", "options-file", Kind::Value, Group::Files, "<file>,...",
@@ -197,6 +199,8 @@ const Spec kSpecs[] = {
    "<options>,...", "Options for ptxas.", false, Split::CommasAndSpaces},
   {"-Xlinker", "--linker-options", "linker-options", Kind::Value, Group::Passthrough,
    "<options>,...", "Options for the host linker.", false, Split::CommasAndSpaces},
+  {"-Xnvlink", "--nvlink-options", "nvlink-options", Kind::Value, Group::Passthrough,
+   "<options>,...", "Options for nvlink, the device linker.", false, Split::CommasAndSpaces},
   {"-Xcudafe", "--cudafe-options", "cudafe-options", Kind::Value, Group::Passthrough,
    "<options>,...", "Options for nvcc's front end: -w (--no_warnings) and --error_limit=N "
    "take effect, all others (--diag_suppress=..., ...) are accepted and ignored.", false,
@@ -216,7 +220,11 @@ const Spec kSpecs[] = {
   {"-code", "--gpu-code", "gpu-code", Kind::Value, Group::Targets, "<code>,...",
    "Cubins (sm_XY) and PTX (compute_XY) to embed, compiled for -arch.", false, Split::Commas},
   {"-rdc", "--relocatable-device-code", "relocatable-device-code", Kind::Value, Group::Targets, "{true|false}",
-   "Keep device code relocatable: device functions and variables may be defined in another unit; a device link joins them."},
+   "Keep device code relocatable: device functions and variables may be defined in another unit; a device link "
+   "(NVIDIA's nvlink) joins them. Objects are nvcc's: either compiler links the other's."},
+  {"-dlto", "--dlink-time-opt", "dlink-time-opt", Kind::Flag, Group::Targets, "",
+   "With -rdc=true: keep the device code as LLVM bitcode and optimise the whole device program at the "
+   "device link (mycc's objects only)."},
   {"-gencode", "--generate-code", "generate-code", Kind::Value, Group::Targets,
    "arch=<arch>,code=<code>", "A virtual architecture and the images to embed from it; repeatable."},
   {"-use_fast_math", "--use_fast_math", "use-fast-math", Kind::Flag, Group::Targets, "",
@@ -306,16 +314,16 @@ const char *const kUnsupportedNvcc[][2] = {
   {"-dw", "--device-w"},
   {"-link", "--link"}, {"-lib", "--lib"},
   {"-objtemp", "--objdir-as-tempdir"}, {"-odir", "--output-directory"},
-  {"-arbin", "--archiver-binary"}, {"-cudadevrt", "--cudadevrt"},
+  {"-arbin", "--archiver-binary"},
   {"-ldir", "--libdevice-directory"}, {"-target-dir", "--target-directory"},
   {"-use-local-env", "--use-local-env"}, {"-force-cl-env-setup", "--force-cl-env-setup"},
   {"-pg", "--profile"}, {"-opt-info", "--optimization-info"},
-  {"-Ofc", "--Ofast-compile"}, {"-dopt", "--dopt"}, {"-dlto", "--dlink-time-opt"},
+  {"-Ofc", "--Ofast-compile"}, {"-dopt", "--dopt"},
   {"-lto", "--lto"}, {"-gen-opt-lto", "--gen-opt-lto"},
   {"-noeh", "--no-exceptions"},
   {"-nohdinitlist", "--no-host-device-initializer-list"},
   {"-nohdmoveforward", "--no-host-device-move-forward"},
-  {"-Xarchive", "--archive-options"}, {"-Xnvlink", "--nvlink-options"},
+  {"-Xarchive", "--archive-options"},
   {"-static-global-template-stub", "--static-global-template-stub"},
   {"-device-entity-has-hidden-visibility", "--device-entity-has-hidden-visibility"},
   {"-forward-unknown-opts", "--forward-unknown-opts"}, {"-noprof", "--dont-use-profile"},
@@ -714,7 +722,7 @@ std::string normalise(const std::vector<std::string> &args, Normalised &out) {
 struct Raw {
   std::vector<std::string> phase, output, preInclude, library, macro, includePath,
       systemInclude, libraryPath, ccbin, cudart, cudaPath, optimize, language, std,
-      xcompiler, xptxas, xlinker, xcudafe, arch, code, gencode, keepDir, werror, rdc,
+      xcompiler, xptxas, xlinker, xnvlink, xcudafe, cudadevrt, arch, code, gencode, keepDir, werror, rdc,
       threads, time, splitCompile, ftz, precDiv, precSqrt, fmad, maxrregcount,
       diagSuppress, diagError, diagWarn, templateDepth, templateBacktraceLimit,
       defaultStream, machine, randomSeed, inputs;
@@ -727,6 +735,7 @@ struct Raw {
   int shared = 0, deviceDebug = 0, noDeprecatedGpuTargets = 0,
       forwardToCompiler = 0, forwardToLinker = 0, run = 0, jobserver = 0,
       allowUnsupportedCompiler = 0, hostInProcess = 0;
+  int dlto = 0;
   int useFastMath = 0, resourceUsage = 0, restrict = 0, extraVectorization = 0,
       noDeprecatedDeclarations = 0;
   std::vector<std::string> runArgs;
@@ -808,6 +817,9 @@ std::string runCli11(const Normalised &normalised, Raw &raw) {
   list("ptxas-options", raw.xptxas);
   list("linker-options", raw.xlinker);
   list("cudafe-options", raw.xcudafe);
+  list("nvlink-options", raw.xnvlink);
+  list("cudadevrt", raw.cudadevrt)->check(oneOf("-cudadevrt", {"none", "static"}));
+  app.add_flag("--dlink-time-opt", raw.dlto);
   list("gpu-architecture", raw.arch);
   list("gpu-code", raw.code);
   list("generate-code", raw.gencode);
@@ -1014,7 +1026,8 @@ std::optional<Target> parseTargetValue(const std::string &text,
     return std::nullopt;
   }
   if (text.compare(0, 4, "lto_") == 0) {
-    error = "LTO target '" + text + "' in " + option + " is not supported yet";
+    error = "LTO target '" + text + "' in " + option +
+            " must be a code (code=lto_XY), not an architecture";
     return std::nullopt;
   }
   std::optional<Target> target = parseTarget(text);
@@ -1084,7 +1097,26 @@ void addPair(std::vector<TargetPair> &targets, const Target &arch,
 
 // One -gencode value: arch=compute_XY,code=sm_XY or code=[a,b] or
 // code="a,b" (the quotes reach us literally when the shell passed \").
-std::string parseGencode(const std::string &spec, std::vector<TargetPair> &targets) {
+// A code of -code or -gencode: lto_XY (nvcc's LTO IR for sm_XY, which
+// CMake's INTERPROCEDURAL_OPTIMIZATION sends) is mycc's -dlto bitcode, from
+// which the device link makes the sm_XY cubin: `lto` is set and sm_XY
+// returned.
+std::optional<Target> parseCodeValue(const std::string &text,
+                                     const std::string &option,
+                                     std::string &error, bool &lto) {
+  if (text.compare(0, 4, "lto_") != 0)
+    return parseTargetValue(text, option, error);
+  std::optional<Target> code = parseTargetValue("sm_" + text.substr(4), option, error);
+  if (!code) {
+    error = "unsupported gpu architecture '" + text + "' in " + option;
+    return std::nullopt;
+  }
+  lto = true;
+  return code;
+}
+
+std::string parseGencode(const std::string &spec, std::vector<TargetPair> &targets,
+                         bool &lto) {
   std::string option = "-gencode " + spec;
   // Split on commas outside [...] and "...".
   std::vector<std::string> items;
@@ -1148,7 +1180,7 @@ std::string parseGencode(const std::string &spec, std::vector<TargetPair> &targe
            arch->str() + "'";
   std::vector<Target> codes;
   for (const std::string &text : splitList(strip(*codeText), Split::Commas)) {
-    std::optional<Target> code = parseTargetValue(trimmed(text), "-gencode", error);
+    std::optional<Target> code = parseCodeValue(trimmed(text), "-gencode", error, lto);
     if (!code)
       return error;
     std::optional<Target> checked = checkCode(*arch, *code, error);
@@ -1166,6 +1198,7 @@ std::string buildTargets(const Raw &raw, Options &options,
                          std::vector<std::string> &warnings) {
   std::vector<TargetPair> targets;
   std::string error;
+  bool lto = false; // an lto_XY code
   std::optional<std::string> archText =
       lastValue(raw.arch, "gpu-architecture", warnings);
 
@@ -1200,7 +1233,7 @@ std::string buildTargets(const Raw &raw, Options &options,
       arch->isVirtual = true;
       std::vector<Target> codes;
       for (const std::string &text : raw.code) {
-        std::optional<Target> code = parseTargetValue(text, "-code", error);
+        std::optional<Target> code = parseCodeValue(text, "-code", error, lto);
         if (!code)
           return error;
         std::optional<Target> checked = checkCode(*arch, *code, error);
@@ -1226,11 +1259,17 @@ std::string buildTargets(const Raw &raw, Options &options,
   }
 
   for (const std::string &spec : raw.gencode) {
-    std::string gencodeError = parseGencode(spec, targets);
+    std::string gencodeError = parseGencode(spec, targets, lto);
     if (!gencodeError.empty())
       return gencodeError;
   }
 
+  if (lto) {
+    if (!options.rdc)
+      return "cannot use '-arch=lto_<arch>' unless '-rdc=true' is specified or "
+             "implied (nvcc's rule)";
+    options.deviceLto = true;
+  }
   options.targetsGiven = !targets.empty() || options.nativeArch;
   if (targets.empty() && !options.nativeArch) {
     Target virt{true, GpuArch{kDefaultSm, ArchSuffix::None}};
@@ -1455,6 +1494,10 @@ std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &w
   frontEndDiagnostics(raw, o, warnings);
   o.xptxas = raw.xptxas;
   o.xlinker = raw.xlinker;
+  o.xnvlink = raw.xnvlink;
+  if (auto v = lastValue(raw.cudadevrt, "cudadevrt", warnings))
+    o.cudadevrt = *v == "static";
+  o.deviceLto = raw.dlto > 0;
   if (std::string error = driverOptions(raw, o, warnings); !error.empty())
     return error;
   return buildTargets(raw, o, warnings);

@@ -49,9 +49,12 @@ struct Options {
   // Whether -arch/-code/-gencode gave any target (else `targets` holds the
   // default). A device link without targets takes those the objects carry.
   bool targetsGiven = false;
-  // -rdc=true / -dc: device code stays relocatable (LLVM bitcode per virtual
-  // arch in the object) and is joined by a device link.
+  // -rdc=true / -dc: device code stays relocatable (nvcc's relocatable fat
+  // binary in the object) and is joined by a device link (nvlink).
   bool rdc = false;
+  // -dlto: relocatable device code stays LLVM bitcode, joined and optimised
+  // as one program by the device link (mycc's own format).
+  bool deviceLto = false;
 
   // Preprocessor and language.
   std::vector<std::string> includeDirs;   // -I
@@ -92,7 +95,8 @@ struct Options {
   // Pass-through, already split on commas. Unknown options given with
   // -forward-unknown-to-host-compiler (-linker) are among xcompiler
   // (xlinker), in command-line order.
-  std::vector<std::string> xcompiler, xptxas, xlinker;
+  std::vector<std::string> xcompiler, xptxas, xlinker, xnvlink;
+  bool cudadevrt = true; // -cudadevrt static (default) / none
   // -Xcudafe, split on commas as the others: nvcc's front-end options. The
   // few with a Clang meaning set noWarnings and errorLimit; the rest are
   // accepted and ignored (nvcc's diagnostic numbers name no Clang warning).

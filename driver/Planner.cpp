@@ -74,8 +74,11 @@ void addCodegenFlags(const Options &o, bool split, InternalCommand &cmd) {
 }
 
 offload::PtxasOptions ptxasOptions(const Options &o) {
-  return {o.lineInfo, o.deviceDebug, o.fmad, o.maxRegCount, o.resourceUsage,
-          o.xptxas};
+  offload::PtxasOptions p{o.lineInfo, o.deviceDebug, o.fmad, o.maxRegCount,
+                          o.resourceUsage};
+  p.compileOnly = o.rdc && !o.deviceLto;
+  p.extraOptions = o.xptxas;
+  return p;
 }
 
 frontend::SourceOptions sourceOptions(const Options &o, const Toolkit &t) {
@@ -167,8 +170,9 @@ private:
                       const std::vector<std::string> &deviceCode);
   bool planLinking(std::string &error);
   bool afterScan(const std::string &manifest, std::string &error);
-  bool finishLinking(bool deviceLink, const std::vector<TargetPair> &targets,
-                     std::string &error);
+  bool finishLinking(bool deviceLink, bool bitcode,
+                     const std::vector<TargetPair> &targets, std::string &error);
+  bool planNvlink(const std::vector<TargetPair> &targets, std::string &error);
   bool planDeviceLink(const std::vector<TargetPair> &targets,
                       std::string &error);
   void planLink();
@@ -178,6 +182,10 @@ private:
     return o.output.empty() ? dflt : o.output;
   }
   std::string unitId(const std::string &input, unsigned index) const;
+  // How lower-host and compile-host are given a unit's device code.
+  const char *deviceCodeOption() const {
+    return bitcodeRdc ? "-rdc-image" : rdcObject ? "-relfatbin" : "-fatbin";
+  }
   frontend::SourceOptions sourceFor(const Unit &unit) const;
 
   const Options &o;
@@ -191,12 +199,14 @@ private:
   // (planPreprocess writes it; planCuda joins it with the device sides').
   std::string hostRule;
   bool rdcObject = false; // units carry relocatable device code
+  bool bitcodeRdc = false; // ... as LLVM bitcode (-dlto), not nvcc's format
   std::vector<TargetPair> targets; // of each unit's device side
   std::vector<std::string> cuInputs, linkInputs;
   // What a device link reads: the objects given and the -rdc=true units'
   // objects of this run (not those compiled from .c/.cpp inputs).
   std::vector<std::string> deviceLinkInputs;
   bool rdcUnits = false;
+  std::vector<std::string> scannedArchives; // -l archives (-dlto's device link)
   std::map<std::string, unsigned> baseCount;
   std::string dlinkObject;
 };
@@ -272,9 +282,11 @@ bool Planner::check(std::string &error) {
     return false;
   }
   rdcObject = o.rdc && (o.phase == Phase::Compile || o.phase == Phase::Link);
-  if (o.rdc && (o.phase == Phase::Cubin || o.phase == Phase::Fatbin)) {
+  bitcodeRdc = rdcObject && o.deviceLto;
+  if (o.rdc && o.deviceLto &&
+      (o.phase == Phase::Cubin || o.phase == Phase::Fatbin)) {
     error = std::string(o.phase == Phase::Cubin ? "-cubin" : "-fatbin") +
-            " with -rdc=true is not supported by mycc: relocatable device "
+            " with -dlto is not supported by mycc: its relocatable device "
             "code stays LLVM bitcode until the device link";
     return false;
   }
@@ -545,7 +557,12 @@ bool Planner::planHostSide(const Unit &unit, HostSide &host,
   if (!frontend::Invocations::hostCompile(sourceFor(unit), preprocessed, cc1,
                                           error))
     return false;
-  planLowerHost(unit, preprocessed, lowered, cc1, {}, false);
+  // nvcc's relocatable fat binary is embedded by the lowered unit's asm,
+  // which Clang assembles when compile-host runs, after the device side.
+  std::vector<std::string> embedded;
+  if (rdcObject && !bitcodeRdc)
+    embedded.push_back(joinPath(tempDir, unit.tempBase + ".fatbin"));
+  planLowerHost(unit, preprocessed, lowered, cc1, embedded, false);
   if (o.phase == Phase::Cuda) return true;
   // The host IR next, beside the device side (the host side is usually the
   // longer chain); the object once the device code is there.
@@ -613,8 +630,9 @@ void Planner::planLowerHost(const Unit &unit, const std::string &preprocessed,
   cmd.value("-source", unit.input);
   if (forHostCompiler) cmd.flag("-host-compiler");
   if (o.rdc) cmd.flag("-rdc").value("-unit-id", unit.id);
+  if (o.rdc && o.deviceLto) cmd.flag("-dlto");
   for (const std::string &code : deviceCode)
-    cmd.value(rdcObject ? "-rdc-image" : "-fatbin", code);
+    cmd.value(deviceCodeOption(), code);
   Job job{JobKind::LowerHost};
   job.source = unit.input;
   job.inputs = {preprocessed};
@@ -655,13 +673,13 @@ bool Planner::planDeviceSide(const Unit &unit,
     InternalCommand cmd(t, "compile-device");
     cmd.value("-arch", pair.virtualArch.str())
         .value("-ptx-target", gpuName(pair.virtualArch));
-    addCodegenFlags(o, !rdcObject, cmd);
+    addCodegenFlags(o, !bitcodeRdc, cmd);
     std::string output =
-        rdcObject ? temp(unit.tempBase, "." + pair.virtualArch.str() + ".offload")
+        bitcodeRdc ? temp(unit.tempBase, "." + pair.virtualArch.str() + ".offload")
         : o.phase == Phase::Ptx
             ? finalOr(unit.base + ".ptx")
             : temp(unit.tempBase, "." + pair.virtualArch.str() + ".ptx");
-    if (rdcObject) {
+    if (bitcodeRdc) {
       // The unit's device code stays LLVM bitcode; the device link
       // generates code. What it was compiled for goes with it.
       cmd.flag("-rdc").value("-source", unit.input).value("-unit-id", unit.id);
@@ -675,11 +693,11 @@ bool Planner::planDeviceSide(const Unit &unit,
     job.command = cmd.value("-o", output).cc1(cc1).argv;
     job.inProcess = true;
     graph.add(job);
-    if (rdcObject) deviceCode.push_back(output);
+    if (bitcodeRdc) deviceCode.push_back(output);
     else if (o.phase != Phase::Ptx)
       planPtxas(pair, output, unit.input, unit.tempBase, images);
   }
-  if (rdcObject || o.phase == Phase::Ptx || o.phase == Phase::Cubin)
+  if (bitcodeRdc || o.phase == Phase::Ptx || o.phase == Phase::Cubin)
     return true;
   deviceCode.push_back(planBundle(images,
                                   o.phase == Phase::Fatbin
@@ -748,7 +766,7 @@ void Planner::planHostObject(const Unit &unit, const HostSide &host,
   InternalCommand cmd(t, "compile-host");
   cmd.value("-ir", host.ir);
   for (const std::string &code : deviceCode)
-    cmd.value(rdcObject ? "-rdc-image" : "-fatbin", code);
+    cmd.value(deviceCodeOption(), code);
   Job job{JobKind::CompileHost};
   job.source = unit.input;
   job.inputs = {host.ir};
@@ -773,9 +791,11 @@ bool Planner::planLinking(std::string &error) {
   for (const std::string &input : deviceLinkInputs)
     if (!graph.producerOf(input)) existing.push_back(input);
   bool needed = o.phase == Phase::DeviceLink || rdcUnits;
-  bool targetsKnown = o.targetsGiven || rdcUnits;
-  if (o.libs.empty() && (existing.empty() || (needed && targetsKnown)))
-    return finishLinking(needed, o.targets, error);
+  // Which kind of relocatable device code existing objects hold (nvcc's or
+  // -dlto's bitcode) is for the scan to say.
+  if (o.libs.empty() && existing.empty())
+    return finishLinking(needed, bitcodeRdc || (o.deviceLto && !rdcUnits),
+                         o.targets, error);
   std::string manifest = temp("a_dlink", ".scan");
   InternalCommand cmd(t, "scan-device-code");
   for (const std::string &dir : o.libDirs) cmd.value("-L", dir);
@@ -802,42 +822,73 @@ bool Planner::planLinking(std::string &error) {
 bool Planner::afterScan(const std::string &manifest, std::string &error) {
   std::string text;
   if (!support::readFile(manifest, text, error)) return false;
-  std::vector<TargetPair> targets;
-  bool images = false;
+  std::vector<TargetPair> targets, nvccTargets;
+  auto add = [](std::vector<TargetPair> &into, const Target &virtualArch,
+                std::optional<Target> code) {
+    auto it = std::find_if(into.begin(), into.end(), [&](const TargetPair &p) {
+      return p.virtualArch == virtualArch;
+    });
+    if (it == into.end()) it = into.insert(into.end(), {virtualArch, {}});
+    if (code && std::find(it->codes.begin(), it->codes.end(), *code) ==
+                    it->codes.end())
+      it->codes.push_back(*code);
+  };
+  bool images = false, relfatbins = false;
   for (llvm::StringRef line : llvm::split(llvm::StringRef(text), '\n')) {
     auto [word, rest] = line.split(' ');
-    if (word == "archive") deviceLinkInputs.push_back(rest.str());
+    if (word == "archive") scannedArchives.push_back(rest.str());
+    if (word == "relfatbin") {
+      // nvlink links for each cubin's SM; PTX alone is linked for its arch.
+      relfatbins = true;
+      for (llvm::StringRef code : llvm::split(rest, ','))
+        if (std::optional<Target> c = parseTarget(code)) {
+          Target virt = *c;
+          virt.isVirtual = true;
+          add(nvccTargets, virt, *c);
+        }
+      continue;
+    }
     if (word != "image") continue;
     images = true;
     auto [arch, codes] = rest.split(' ');
     std::optional<Target> virtualArch = parseTarget(arch);
     if (!virtualArch) continue;
-    auto it = std::find_if(targets.begin(), targets.end(), [&](const TargetPair &p) {
-      return p.virtualArch == *virtualArch;
-    });
-    if (it == targets.end())
-      it = targets.insert(targets.end(), {*virtualArch, {}});
+    add(targets, *virtualArch, std::nullopt);
     for (llvm::StringRef code : llvm::split(codes, ','))
-      if (std::optional<Target> c = parseTarget(code);
-          c && std::find(it->codes.begin(), it->codes.end(), *c) == it->codes.end())
-        it->codes.push_back(*c);
+      if (std::optional<Target> c = parseTarget(code))
+        add(targets, *virtualArch, *c);
   }
-  bool needed = o.phase == Phase::DeviceLink || rdcUnits || images;
-  return finishLinking(needed, o.targetsGiven || rdcUnits ? o.targets : targets,
+  bool bitcode = images || bitcodeRdc;
+  if (bitcode && (relfatbins || (rdcUnits && !bitcodeRdc))) {
+    error = "cannot device-link relocatable device code compiled with -dlto "
+            "(LLVM bitcode) together with nvcc's (compiled without -dlto): "
+            "compile every unit of the link the same way";
+    return false;
+  }
+  if (!bitcode && !relfatbins && o.deviceLto && !rdcUnits) bitcode = true;
+  bool needed = o.phase == Phase::DeviceLink || rdcUnits || images || relfatbins;
+  return finishLinking(needed, bitcode,
+                       o.targetsGiven || rdcUnits ? o.targets
+                       : bitcode                  ? targets
+                                                  : nvccTargets,
                        error);
 }
 
-bool Planner::finishLinking(bool deviceLink,
+bool Planner::finishLinking(bool deviceLink, bool bitcode,
                             const std::vector<TargetPair> &targets,
                             std::string &error) {
-  if (deviceLink && !planDeviceLink(targets, error)) return false;
+  if (deviceLink && bitcode && !planDeviceLink(targets, error)) return false;
+  if (deviceLink && !bitcode && !planNvlink(targets, error)) return false;
   if (o.phase == Phase::Link) planLink();
   return true;
 }
 
 bool Planner::planDeviceLink(const std::vector<TargetPair> &linkTargets,
                              std::string &error) {
-  std::string source = joined(cuInputs.empty() ? deviceLinkInputs : cuInputs);
+  std::vector<std::string> bitcodeInputs = deviceLinkInputs;
+  bitcodeInputs.insert(bitcodeInputs.end(), scannedArchives.begin(),
+                       scannedArchives.end());
+  std::string source = joined(cuInputs.empty() ? bitcodeInputs : cuInputs);
   std::vector<std::pair<Target, std::string>> images;
   for (const TargetPair &pair : linkTargets) {
     std::string ptx = temp("a_dlink", "." + pair.virtualArch.str() + ".ptx");
@@ -845,10 +896,10 @@ bool Planner::planDeviceLink(const std::vector<TargetPair> &linkTargets,
     cmd.value("-arch", pair.virtualArch.str())
         .value("-ptx-target", gpuName(pair.virtualArch));
     addCodegenFlags(o, true, cmd);
-    for (const std::string &input : deviceLinkInputs) cmd.input(input);
+    for (const std::string &input : bitcodeInputs) cmd.input(input);
     Job job{JobKind::DeviceLink};
     job.source = source;
-    job.inputs = deviceLinkInputs;
+    job.inputs = bitcodeInputs;
     job.outputs = {ptx};
     job.target = pair.virtualArch;
     job.command = cmd.value("-o", ptx).argv;
@@ -865,15 +916,108 @@ bool Planner::planDeviceLink(const std::vector<TargetPair> &linkTargets,
     return false;
   InternalCommand cmd(t, "device-link-host");
   cmd.value("-fatbin", fatbin);
-  for (const std::string &input : deviceLinkInputs) cmd.input(input);
+  for (const std::string &input : bitcodeInputs) cmd.input(input);
   Job job{JobKind::DeviceLinkHost};
   job.source = source;
-  job.inputs = deviceLinkInputs;
+  job.inputs = bitcodeInputs;
   job.inputs.push_back(fatbin);
   job.outputs = {dlinkObject};
   job.command = cmd.value("-o", dlinkObject).cc1(cc1).argv;
   job.inProcess = true;
   graph.add(job);
+  return true;
+}
+
+// The device link of nvcc's relocatable device code, as nvcc 13 runs it
+// (measured with --dryrun): nvlink once per real arch (per virtual arch
+// when only PTX is asked for: it then writes only the registration list),
+// with the -Xnvlink options, the user's -L/-l, the toolkit's library
+// directories and libcudadevrt; the linked cubins in a fat binary written as
+// the C text the toolkit's link.stub includes; link.stub compiled with
+// nvlink's list of units (--register-link-binaries), which defines each
+// unit's __cudaRegisterLinkedBinary<module id>. nvcc has the host compiler
+// compile link.stub; mycc compiles it in process (Clang), which made the
+// device link of a small program faster than nvcc's (docs/performance.md).
+bool Planner::planNvlink(const std::vector<TargetPair> &linkTargets,
+                         std::string &error) {
+  std::string source = joined(cuInputs.empty() ? deviceLinkInputs : cuInputs);
+  std::string reg = temp("a_dlink", ".reg.c");
+  std::vector<Target> codes;
+  for (const TargetPair &pair : linkTargets)
+    for (const Target &code : pair.codes)
+      if (!code.isVirtual &&
+          std::find(codes.begin(), codes.end(), code) == codes.end())
+        codes.push_back(code);
+  bool ptxOnly = codes.empty();
+  if (ptxOnly)
+    for (const TargetPair &pair : linkTargets) codes.push_back(pair.virtualArch);
+  std::vector<std::pair<Target, std::string>> images;
+  bool first = true;
+  for (const Target &code : codes) {
+    Job job{JobKind::DeviceLink};
+    job.source = source;
+    job.inputs = deviceLinkInputs;
+    job.target = code;
+    std::vector<std::string> &cmd = job.command;
+    cmd = {t.nvlink};
+    cmd.insert(cmd.end(), o.xnvlink.begin(), o.xnvlink.end());
+    cmd.push_back("-m64");
+    if (o.shared) cmd.push_back("--shared");
+    cmd.push_back("--arch=" + code.str());
+    if (first) {
+      cmd.push_back("--register-link-binaries=" + reg);
+      job.outputs.push_back(reg);
+    }
+    for (const auto &d : o.libDirs) cmd.push_back("-L" + d);
+    for (const auto &l : o.libs) cmd.push_back("-l" + l);
+    cmd.push_back("-L" + t.prefix + "/lib64/stubs");
+    cmd.push_back("-L" + t.prefix + "/lib64");
+    cmd.push_back("-cpu-arch=X86_64");
+    cmd.insert(cmd.end(), deviceLinkInputs.begin(), deviceLinkInputs.end());
+    if (o.cudadevrt) cmd.push_back("-lcudadevrt");
+    if (!ptxOnly) {
+      std::string cubin = temp("a_dlink", "." + code.str() + ".cubin");
+      cmd.insert(cmd.end(), {"-o", cubin});
+      job.outputs.push_back(cubin);
+      images.push_back({code, cubin});
+    }
+    if (!job.outputs.empty()) graph.add(job);
+    first = false;
+  }
+  std::string fatbin = temp("a_dlink", ".fatbin");
+  std::string fatbinC = temp("a_dlink", ".fatbin.c");
+  InternalCommand bundle(t, "bundle");
+  Job pack{JobKind::Bundle};
+  pack.source = source;
+  for (const auto &[target, file] : images) {
+    bundle.value("-image", target.str() + "," + file);
+    pack.inputs.push_back(file);
+  }
+  pack.outputs = {fatbin, fatbinC};
+  pack.command =
+      bundle.value("-embedded-fatbin", fatbinC).value("-o", fatbin).argv;
+  pack.inProcess = true;
+  graph.add(pack);
+
+  dlinkObject = o.phase == Phase::DeviceLink ? finalOr("a_dlink.o")
+                                             : temp("a_dlink", ".o");
+  std::vector<std::string> cc1;
+  if (!frontend::Invocations::linkStub(sourceOptions(o, t),
+                                       dlinkObject + ".cpp", cc1, error))
+    return false;
+  Job host{JobKind::DeviceLinkHost};
+  host.source = source;
+  host.inputs = {fatbinC, reg, fatbin}; // the C text .incbin's the fat binary
+  host.outputs = {dlinkObject};
+  host.command = InternalCommand(t, "device-link-host")
+                     .value("-link-stub", t.linkStub)
+                     .value("-fatbin-c", fatbinC)
+                     .value("-register", reg)
+                     .value("-o", dlinkObject)
+                     .cc1(cc1)
+                     .argv;
+  host.inProcess = true;
+  graph.add(host);
   return true;
 }
 
@@ -906,11 +1050,12 @@ void Planner::planLink() {
   cmd.push_back("-L" + t.prefix + "/lib64/stubs");
   cmd.push_back("-L" + t.prefix + "/lib64");
   cmd.push_back("-lmycc_rt");
+  if (o.cudadevrt && o.cudart != CudartKind::None)
+    cmd.push_back("-lcudadevrt");
   if (o.cudart == CudartKind::Static)
-    cmd.insert(cmd.end(), {"-lcudadevrt", "-lcudart_static", "-lrt",
-                           "-lpthread", "-ldl"});
+    cmd.insert(cmd.end(), {"-lcudart_static", "-lrt", "-lpthread", "-ldl"});
   else if (o.cudart == CudartKind::Shared)
-    cmd.insert(cmd.end(), {"-lcudadevrt", "-lcudart"});
+    cmd.push_back("-lcudart");
   cmd.insert(cmd.end(), {"-o", output});
   graph.add(job);
 }

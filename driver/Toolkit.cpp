@@ -1,4 +1,6 @@
 #include "Toolkit.h"
+
+#include <algorithm>
 #include "Options.h"
 #include "RunProgram.h"
 
@@ -191,10 +193,19 @@ bool discoverToolkit(const Options &o, const std::string &self, Toolkit &t,
     return false;
   }
   t.ptxas = t.cudaPath + "/bin/ptxas";
+  t.nvlink = t.cudaPath + "/bin/nvlink";
+  t.linkStub = t.cudaPath + "/bin/crt/link.stub";
   std::string request = hostCompilerRequest(o);
   t.hostCompiler = hostCompilerOf(request);
   t.hostCompilerPipeline = !o.hostInProcess;
-  if (t.hostCompilerPipeline)
+  // Only device sides search it: a link or device link does not ask the
+  // host compiler (a process) for it.
+  bool cudaSources =
+      (o.language && *o.language == "cu") ||
+      std::any_of(o.inputs.begin(), o.inputs.end(), [](const std::string &in) {
+        return llvm::StringRef(in).ends_with(".cu");
+      });
+  if (t.hostCompilerPipeline && cudaSources)
     t.hostCompilerIncludeDir = hostCompilerIncludeDir(t.hostCompiler);
   t.self = self;
   t.prefix =

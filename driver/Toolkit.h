@@ -37,6 +37,9 @@ std::optional<CudaVersion> parseCudaVersion(const std::string &text);
 struct Toolkit {
   std::string cudaPath;
   std::string ptxas;
+  // The device linker of nvcc's relocatable device code, and the source of
+  // the registration its output needs (bin/crt/link.stub).
+  std::string nvlink, linkStub;
   // The host compiler that compiles .c/.cpp inputs and links: -ccbin, else
   // NVCC_CCBIN as given (a directory means its g++),
   // else g++ found on PATH (an absolute path: build systems take the link

@@ -937,6 +937,9 @@ std::string unitName(const __mycc_module_desc *desc) {
                                                  : "<unnamed module>";
 }
 
+void registerEntries(Module &module,
+                     const std::vector<const __mycc_module_desc *> &units);
+
 // Registers one fat binary and the kernels and variables of `units` with the
 // CUDA runtime.
 void registerModule(const std::string &name, const void *fatbinWrapper,
@@ -1002,6 +1005,24 @@ void registerModule(const std::string &name, const void *fatbinWrapper,
     emit("mycc: error: the CUDA runtime refused the fat binary of " + name);
     return;
   }
+  registerEntries(*m, units);
+  __cudaRegisterFatBinaryEnd(m->handle);
+
+  {
+    Registry &r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    for (const void *stub : m->stubs)
+      r.byStub.emplace(stub, m); // the first module to register a stub wins
+    for (const __mycc_module_desc *desc : units) r.byUnit[desc] = m;
+    r.generation.fetch_add(1, std::memory_order_acq_rel);
+  }
+  __cxa_atexit(unregisterModule, m, &__dso_handle);
+}
+
+// The kernels and variables of `units` on the module's handle.
+void registerEntries(Module &module,
+                     const std::vector<const __mycc_module_desc *> &units) {
+  Module *m = &module;
   for (const __mycc_module_desc *desc : units) {
     for (unsigned i = 0; i < desc->num_kernels; ++i) {
       const __mycc_kernel_entry &k = desc->kernels[i];
@@ -1038,17 +1059,6 @@ void registerModule(const std::string &name, const void *fatbinWrapper,
       }
     }
   }
-  __cudaRegisterFatBinaryEnd(m->handle);
-
-  {
-    Registry &r = registry();
-    std::lock_guard<std::mutex> lock(r.mutex);
-    for (const void *stub : m->stubs)
-      r.byStub.emplace(stub, m); // the first module to register a stub wins
-    for (const __mycc_module_desc *desc : units) r.byUnit[desc] = m;
-    r.generation.fetch_add(1, std::memory_order_acq_rel);
-  }
-  __cxa_atexit(unregisterModule, m, &__dso_handle);
 }
 
 // Registers the units of `image` that have arrived (all of them, unless a
@@ -1171,6 +1181,31 @@ extern "C" void __mycc_register_module(const struct __mycc_module_desc *desc) {
     return;
   }
   registerModule(name, desc->fatbin_wrapper, {desc});
+}
+
+// nvcc's relocatable device code: the device link's registration (the
+// toolkit's link.stub, which nvlink's list of units feeds) has registered
+// the linked image with the CUDA runtime and calls each unit back with its
+// handle. The CUDA runtime chooses the image; launches go to it directly.
+extern "C" void __mycc_register_linked_unit(
+    void **handle, const struct __mycc_module_desc *desc) {
+  if (!handle || !desc || desc->abi_version != MYCC_ABI_VERSION) {
+    emit("mycc: error: a unit of relocatable device code registered itself "
+         "without a handle or with another runtime interface version; "
+         "rebuild it with the matching mycc");
+    return;
+  }
+  auto *m = new Module; // lives until the process exits
+  m->name = unitName(desc);
+  m->handle = handle;
+  registerEntries(*m, {desc});
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.byUnit[desc] = m;
+  if (logSelect())
+    emit("mycc: select: module " + m->name +
+         ": relocatable device code, registered on its device link's image "
+         "(the CUDA runtime chooses the cubin)");
 }
 
 extern "C" void __mycc_init_managed(const struct __mycc_module_desc *desc) {

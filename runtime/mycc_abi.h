@@ -51,6 +51,11 @@ int __mycc_launch(const void *stub, void **args);
    (-default-stream per-thread): a launch without a stream goes to the
    per-thread default stream, as cudaLaunchKernel_ptsz's. */
 int __mycc_launch_ptsz(const void *stub, void **args);
+/* nvcc's relocatable device code: called back by the device link's
+   registration with the linked image's handle; registers the unit's kernels
+   and variables on it. */
+void __mycc_register_linked_unit(void **handle,
+                                 const struct __mycc_module_desc *module);
 /* Called before a unit's first host access to a __managed__ variable: loads
    the module holding it, so that cudart has set the host pointers. */
 void __mycc_init_managed(const struct __mycc_module_desc *module);

@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
-# Separate compilation, side by side: mycc -rdc=true (device link = LLVM
-# link + whole-program optimisation) against nvcc -rdc=true (nvlink) and
-# nvcc -rdc=true -dlto (nvcc's link-time optimisation).
+# Separate compilation, side by side: mycc -rdc=true (nvcc's format, device
+# link = nvlink) and mycc -rdc=true -dlto (device link = LLVM link +
+# whole-program optimisation) against nvcc -rdc=true (nvlink) and nvcc
+# -rdc=true -dlto (nvcc's link-time optimisation).
 #
 #   bench/rdc/run.sh build-mycc DIR [mycc]   compile main.cu/physics.cu with -dc,
-#                                            time -dlink, link DIR/app.mycc
+#                                            time -dlink, link DIR/app.mycc and
+#                                            DIR/app.mycc-dlto
 #   bench/rdc/run.sh build-nvcc DIR [nvcc]   the same for DIR/app.nvcc and
 #                                            DIR/app.nvcc-dlto
 #   bench/rdc/run.sh run DIR [ROUNDS]        run the programs interleaved (GPU)
+#   bench/rdc/run.sh dlink-thrust DIR [mycc] [nvcc]
+#                                            -dc of bench/thrust/algorithms.cu
+#                                            (Thrust and CUB) by both, then
+#                                            their -dlink times, interleaved
 #
 # Device-link times are the median of 5 runs of the -dlink command alone.
 set -euo pipefail
@@ -35,7 +41,7 @@ build() {
   "$cc" -dc "$@" "$here/main.cu" -o "$dir/m.$tag.o"
   "$cc" -dc "$@" "$here/physics.cu" -o "$dir/p.$tag.o"
   local link=(-arch=$arch)
-  [ "$tag" != nvcc-dlto ] || link=(-dlto -arch=$arch)
+  case $tag in *-dlto) link=(-dlto -arch=$arch) ;; esac
   echo "DLINK $tag seconds=$(median_time "$cc" "${link[@]}" -dlink "$dir/m.$tag.o" "$dir/p.$tag.o" -o "$dir/dlink.$tag.o")"
   "$cc" "${link[@]}" "$dir/m.$tag.o" "$dir/p.$tag.o" -o "$dir/app.$tag"
 }
@@ -43,22 +49,34 @@ build() {
 case $mode in
 build-mycc)
   build "${3:-mycc}" mycc -arch=$arch
+  build "${3:-mycc}" mycc-dlto -dlto -arch=$arch
   ;;
 build-nvcc)
   build "${3:-nvcc}" nvcc -arch=$arch
   build "${3:-nvcc}" nvcc-dlto -gencode arch=$compute,code=lto_${arch#sm_}
   ;;
+dlink-thrust)
+  mycc=${3:-mycc} nvcc=${4:-nvcc}
+  flags=(-arch=$arch -O3 -std=c++17 --extended-lambda)
+  "$mycc" -dc "${flags[@]}" "$here/../thrust/algorithms.cu" -o "$dir/algo.mycc.o"
+  "$nvcc" -dc "${flags[@]}" "$here/../thrust/algorithms.cu" -o "$dir/algo.nvcc.o"
+  for tag in nvcc mycc nvcc mycc; do
+    cc=$nvcc
+    [ $tag = mycc ] && cc=$mycc
+    echo "DLINK-THRUST $tag seconds=$(median_time "$cc" -arch=$arch -dlink "$dir/algo.$tag.o" -o "$dir/algo_dlink.$tag.o")"
+  done
+  ;;
 run)
   rounds=${3:-5}
   for r in $(seq "$rounds"); do
-    for app in app.nvcc app.mycc app.nvcc-dlto; do
+    for app in app.nvcc app.mycc app.nvcc-dlto app.mycc-dlto; do
       [ -x "$dir/$app" ] || continue
       echo "$app $("$dir/$app")"
     done
   done
   ;;
 *)
-  echo "usage: $0 build-mycc|build-nvcc|run DIR [...]" >&2
+  echo "usage: $0 build-mycc|build-nvcc|run|dlink-thrust DIR [...]" >&2
   exit 2
   ;;
 esac

@@ -366,6 +366,60 @@ extern "C" __device__ inline unsigned __nv_isGridConstant_impl(const void *__p) 
 }
 #endif
 
+// cuda_runtime.h's typed conveniences (cudaMalloc(T **, size_t), ...) are
+// __host__ templates; nvcc's front end lets device code call them, as the
+// device runtime's API (-rdc=true: libcudadevrt; otherwise the header's
+// failing stubs). Clang took the host template and left a call of an
+// undefined function in the PTX, which nvlink rejected. These device
+// overloads forward to the device runtime's functions, as nvcc's code does.
+#if defined(__CUDA_ARCH__)
+template <class __T>
+static __inline__ __device__ cudaError_t cudaMalloc(__T **__p, size_t __n) {
+  return ::cudaMalloc((void **)(void *)__p, __n);
+}
+template <class __T>
+static __inline__ __device__ cudaError_t
+cudaFuncGetAttributes(struct cudaFuncAttributes *__attr, __T *__entry) {
+  return ::cudaFuncGetAttributes(__attr, (const void *)__entry);
+}
+template <class __T>
+static __inline__ __device__ cudaError_t
+cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *__blocks, __T __func,
+                                              int __blockSize,
+                                              size_t __smem) {
+  return ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      __blocks, (const void *)__func, __blockSize, __smem);
+}
+template <class __T>
+static __inline__ __device__ cudaError_t
+cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    int *__blocks, __T __func, int __blockSize, size_t __smem,
+    unsigned int __flags) {
+  return ::cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+      __blocks, (const void *)__func, __blockSize, __smem, __flags);
+}
+#endif
+
+// A kernel launch in device code (dynamic parallelism) as nvcc makes it:
+// the device runtime's V2 interface (cudaGetParameterBufferV2 with the
+// launch's configuration, cudaLaunchDeviceV2). Clang emits the older
+// cudaGetParameterBuffer/cudaLaunchDevice pair, with which a launch into
+// cudaStreamTailLaunch or cudaStreamFireAndForget silently never ran; mycc's
+// device code generation (DeviceCodegen.cpp, useLaunchDeviceV2) sends each
+// such launch here, with its arguments in a local buffer, and removes this
+// function from units that launch nothing.
+#if defined(__CUDA_ARCH__) && defined(__CUDACC_RDC__)
+__attribute__((used)) static __device__ cudaError_t
+__mycc_launch_device(void *__func, const void *__args, size_t __size,
+                     dim3 __grid, dim3 __block, unsigned int __smem,
+                     cudaStream_t __stream) {
+  void *__buffer = cudaGetParameterBufferV2(__func, __grid, __block, __smem);
+  if (!__buffer) return cudaErrorLaunchOutOfResources;
+  __builtin_memcpy(__buffer, __args, __size);
+  return cudaLaunchDeviceV2(__buffer, __stream);
+}
+#endif
+
 // Over-aligned new and delete (C++17 std::align_val_t) in device code:
 // nvcc's allocate with the device runtime's aligned malloc, which the driver
 // provides like malloc; Clang's <new> wrapper defines only the plain forms,

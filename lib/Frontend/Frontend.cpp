@@ -4,6 +4,7 @@
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Basic/DiagnosticSema.h"
 #include "clang/Driver/Compilation.h"
 #include "clang/Driver/Driver.h"
 #include "clang/Driver/Job.h"
@@ -126,6 +127,9 @@ void addIdentityMacros(const SourceOptions &o, std::vector<std::string> &cc1) {
   });
   std::vector<std::string> macros = identityMacros(o);
   if (o.defineNvcc) macros.push_back("-D__NVCC__");
+  // As nvcc's, on every side of a .cu with -rdc=true: the CUDA headers then
+  // declare the device runtime's API instead of defining failing stubs.
+  if (o.rdc) macros.push_back("-D__CUDACC_RDC__");
   cc1.insert(at, macros.begin(), macros.end());
 }
 
@@ -156,6 +160,9 @@ void addCommonDriverArgs(const SourceOptions &o, std::vector<std::string> &a) {
   if (o.warningsAsErrors) a.push_back("-Werror");
   a.insert(a.end(), o.clangFlags.begin(), o.clangFlags.end());
   if (o.errorLimit) a.push_back("-ferror-limit=" + std::to_string(o.errorLimit));
+  // Both sides: Clang's Sema accepts a kernel launch in device code (dynamic
+  // parallelism) only under it.
+  if (o.rdc) a.push_back("-fgpu-rdc");
 }
 
 // The unit's -cuid, on the cc1 jobs that name its symbols: device code
@@ -324,11 +331,22 @@ bool Invocations::hostCompile(const SourceOptions &o, const std::string &input,
   if (o.warningsAsErrors) a.push_back("-Werror");
   a.insert(a.end(), o.clangFlags.begin(), o.clangFlags.end());
   if (o.errorLimit) a.push_back("-ferror-limit=" + std::to_string(o.errorLimit));
+  if (o.rdc) a.push_back("-fgpu-rdc"); // device-side launches parse
   addHostArgs(o, a);
   a.push_back(input);
   if (!cc1FromDriver(a, cc1, error)) return false;
   addUnitId(o, cc1);
   return true;
+}
+
+bool Invocations::linkStub(const SourceOptions &o, const std::string &input,
+                           std::vector<std::string> &cc1, std::string &error) {
+  // Position-independent: the object may go into a shared library.
+  std::vector<std::string> a{"-x", "c++", "-c", "-w", "-fPIC", "-I",
+                             o.cudaPath + "/include"};
+  for (const auto &f : o.hostCompilerFlags) a.push_back(f);
+  a.push_back(input);
+  return cc1FromDriver(a, cc1, error);
 }
 
 bool Invocations::device(const SourceOptions &o, const std::string &input,
@@ -355,7 +373,6 @@ bool Invocations::device(const SourceOptions &o, const std::string &input,
     a.push_back("-O3");
     if (o.deviceLineInfo) a.push_back("-gline-tables-only");
   }
-  if (o.rdc) a.push_back("-fgpu-rdc");
   addDeviceMath(o.math, a);
   a.push_back(input);
   if (!cc1FromDriver(a, cc1, error)) return false;
@@ -400,6 +417,41 @@ std::string clangGpuName(const std::string &gpuArch) {
 }
 
 
+namespace {
+
+// Clang's diagnostics that name Clang's options, in nvcc's words for mycc's
+// users (nvcc 13's text, with the option that fixes it).
+class NvccWording : public clang::DiagnosticConsumer {
+public:
+  explicit NvccWording(std::unique_ptr<clang::DiagnosticConsumer> inner)
+      : inner(std::move(inner)) {}
+  void BeginSourceFile(const clang::LangOptions &lang,
+                       const clang::Preprocessor *pp) override {
+    inner->BeginSourceFile(lang, pp);
+  }
+  void EndSourceFile() override { inner->EndSourceFile(); }
+  void finish() override { inner->finish(); }
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
+                        const clang::Diagnostic &info) override {
+    clang::DiagnosticConsumer::HandleDiagnostic(level, info);
+    if (info.getID() == clang::diag::err_cuda_device_kernel_launch_require_rdc) {
+      clang::DiagnosticStorage none;
+      clang::Diagnostic reworded(
+          info.getDiags(), info.getLocation(), info.getID(), none,
+          "kernel launch from __device__ or __global__ functions requires "
+          "separate compilation mode (-rdc=true)");
+      inner->HandleDiagnostic(level, reworded);
+      return;
+    }
+    inner->HandleDiagnostic(level, info);
+  }
+
+private:
+  std::unique_ptr<clang::DiagnosticConsumer> inner;
+};
+
+} // namespace
+
 std::unique_ptr<clang::CompilerInstance>
 createCompilerInstance(const std::vector<std::string> &cc1,
                        const std::vector<InMemoryFile> &inMemoryInputs,
@@ -416,8 +468,10 @@ createCompilerInstance(const std::vector<std::string> &cc1,
   }
   // One line per diagnostic, and no "N errors generated" trailer.
   instance->getDiagnosticOpts().ShowCarets = false;
-  instance->createDiagnostics(new clang::TextDiagnosticPrinter(
-      diagnostics ? *diagnostics : llvm::errs(), instance->getDiagnosticOpts()));
+  instance->createDiagnostics(
+      new NvccWording(std::make_unique<clang::TextDiagnosticPrinter>(
+          diagnostics ? *diagnostics : llvm::errs(),
+          instance->getDiagnosticOpts())));
   for (const auto &f : inMemoryInputs)
     instance->getPreprocessorOpts().addRemappedFile(
         f.name,

@@ -104,6 +104,11 @@ struct Invocations {
   // the name it is known by; its text is supplied in memory).
   static bool hostCompile(const SourceOptions &, const std::string &input,
                           std::vector<std::string> &cc1, std::string &error);
+  // The device link's registration object: the toolkit's link.stub as
+  // plain C++, with the toolkit's include directory and the -Xcompiler
+  // options (`input`: the unit's name; its text is supplied in memory).
+  static bool linkStub(const SourceOptions &, const std::string &input,
+                       std::vector<std::string> &cc1, std::string &error);
   // Device side for one virtual arch ("sm_80", "sm_90a", "sm_100f"): the .cu
   // to LLVM IR. A family target, which clang does not know, is compiled for
   // the plain GPU of its family (clangGpuName) with nvcc's macros for the

@@ -259,7 +259,30 @@ public:
     return true;
   }
 
+  // The function whose body holds `stmt`, if any.
+  const FunctionDecl *enclosingFunction(const Stmt *stmt) {
+    DynTypedNodeList parents = ctx.getParents(*stmt);
+    while (!parents.empty()) {
+      const DynTypedNode &parent = parents[0];
+      if (const auto *fd = parent.get<FunctionDecl>()) return fd;
+      if (const auto *s = parent.get<Stmt>()) {
+        parents = ctx.getParents(*s);
+      } else if (const auto *d = parent.get<Decl>()) {
+        parents = ctx.getParents(*d);
+      } else {
+        break;
+      }
+    }
+    return nullptr;
+  }
+
   bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *call) {
+    // A launch in device code (dynamic parallelism) is the device side's:
+    // the host unit keeps no device body.
+    if (const FunctionDecl *fd = enclosingFunction(call);
+        fd && (fd->hasAttr<CUDAGlobalAttr>() ||
+               (fd->hasAttr<CUDADeviceAttr>() && !fd->hasAttr<CUDAHostAttr>())))
+      return true;
     const CallExpr *config = call->getConfig();
     SourceLocation open = config->getBeginLoc();   // "<<<"
     SourceLocation close = config->getRParenLoc(); // ">>>"
@@ -281,12 +304,63 @@ public:
     return true;
   }
 
+  // nvcc's registration of a unit of relocatable device code (the
+  // toolkit's crt/host_runtime.h and link.stub): the constructor hands the
+  // unit's callback, fat binary wrapper and module id to
+  // __cudaRegisterLinkedBinary<id>, which the device link's object defines;
+  // once every unit of the link has called it, the linked image is
+  // registered and each callback registers its unit's kernels and variables
+  // on its handle (through the runtime: __mycc_register_linked_unit). The
+  // wrapper and the relocatable fat binary are in embeddedDeviceCode.
+  std::string nvccRegistration() const {
+    std::string id = kModuleIdPrefix + options.unitId;
+    std::string out;
+    llvm::raw_string_ostream os(out);
+    os << "extern \"C\" void __cudaRegisterLinkedBinary" << id
+       << "(void (*)(void **), void *, void *, void (*)(void *));\n"
+       << "extern \"C\" const char __fatbinwrap" << id << "[];\n"
+       << "static const unsigned char __mycc_module_id_str[] "
+          "__attribute__((section(\"__nv_module_id\"), used)) = \""
+       << id << "\";\n"
+       << "static void __mycc_linked_callback(void **handle) {\n"
+          "  __mycc_register_linked_unit(handle, &__mycc_module);\n}\n"
+       << "static void __mycc_dummy_ref(void *p) {\n"
+          "  static void *volatile ref; ref = p;\n}\n"
+       << "__attribute__((constructor)) static void __mycc_register(void) {\n"
+       << "  __cudaRegisterLinkedBinary" << id
+       << "(__mycc_linked_callback, (void *)__fatbinwrap" << id
+       << ", (void *)__mycc_module_id_str, __mycc_dummy_ref);\n}\n";
+    // What the host refers to, for nvlink: kernels, device variables and
+    // constants (nvcc's .nvHRKE/.nvHRDE/.nvHRCE; the internal-linkage lists
+    // stay empty: Clang externalizes internal symbols under -fgpu-rdc).
+    auto list = [&](const char *section, auto &&names) {
+      os << "__asm__(\".pushsection " << section
+         << ",\\\"a\\\",@progbits\\n";
+      for (const std::string &name : names) os << ".asciz \\\"" << name << "\\\"\\n";
+      if (names.empty()) os << ".byte 0\\n";
+      os << ".popsection\");\n";
+    };
+    std::vector<std::string> kernelNames, varNames, constNames;
+    for (const auto &k : kernels) kernelNames.push_back(k.deviceName);
+    for (const auto &v : vars)
+      ((v.flags & __MYCC_VAR_CONSTANT) ? constNames : varNames)
+          .push_back(v.deviceName);
+    list(".nvHRKE", kernelNames);
+    list(".nvHRKI", std::vector<std::string>{});
+    list(".nvHRDE", varNames);
+    list(".nvHRDI", std::vector<std::string>{});
+    list(".nvHRCE", constNames);
+    list(".nvHRCI", std::vector<std::string>{});
+    return out;
+  }
+
   std::string registrationTable(const std::string &sourceName) {
     std::string out;
     llvm::raw_string_ostream os(out);
     os << "\n// mycc: registration table\n";
     std::string linked = kLinkedImagePrefix + options.unitId;
-    if (options.rdc)
+    bool nvccLinked = options.rdc && !options.deviceLto;
+    if (options.rdc && !nvccLinked)
       os << "extern \"C\" const struct __mycc_linked_image " << linked
          << " __attribute__((visibility(\"hidden\")));\n"
          << "extern \"C\" __attribute__((visibility(\"hidden\"))) const char "
@@ -315,9 +389,14 @@ public:
        << ", __mycc_kernels, " << kernels.size() << ", __mycc_vars, "
        << vars.size() << ", \"";
     os.write_escaped(sourceName);
-    os << "\", " << (options.rdc ? "&" + linked : std::string("0")) << "};\n";
-    os << "__attribute__((constructor)) static void __mycc_register(void) {\n"
-          "  __mycc_register_module(&__mycc_module);\n}\n";
+    os << "\", "
+       << (options.rdc && !nvccLinked ? "&" + linked : std::string("0"))
+       << "};\n";
+    if (nvccLinked)
+      os << nvccRegistration();
+    else
+      os << "__attribute__((constructor)) static void __mycc_register(void) {\n"
+            "  __mycc_register_module(&__mycc_module);\n}\n";
     if (!managedPointers.empty())
       os << "static void __mycc_managed_init(void) {\n"
             "  __mycc_init_managed(&__mycc_module);\n"
@@ -744,6 +823,21 @@ std::string embeddedDeviceCode(const LoweringOptions &options) {
               ".balign 8\\n" + std::string(kFatbinWrapperSymbol) +
               ":\\n.long 0x466243b1\\n.long 1\\n.quad .L__mycc_fatbin_data\\n"
               ".quad 0\\n.popsection\\n";
+  if (!options.relfatbin.empty()) {
+    // nvcc's relocatable device code: the fat binary in __nv_relfatbin, its
+    // wrapper global as __fatbinwrap<module id> (nvlink's registration
+    // refers to it by that name).
+    std::string wrapper = "__fatbinwrap" + std::string(kModuleIdPrefix) +
+                          options.unitId;
+    asmText = ".pushsection __nv_relfatbin,\\\"a\\\",@progbits\\n.balign 8\\n"
+              ".L__mycc_relfatbin_data:\\n.incbin " +
+              quoted(options.relfatbin) +
+              "\\n.popsection\\n.pushsection .nvFatBinSegment,\\\"aw\\\",@progbits\\n"
+              ".balign 8\\n.globl " + wrapper + "\\n.type " + wrapper +
+              ",@object\\n.size " + wrapper + ",24\\n" + wrapper +
+              ":\\n.long 0x466243b1\\n.long 1\\n.quad .L__mycc_relfatbin_data\\n"
+              ".quad 0\\n.popsection\\n";
+  }
   if (!options.rdcImages.empty()) {
     asmText = ".pushsection .llvm.offloading,\\\"e\\\",@" +
               std::to_string(llvm::ELF::SHT_LLVM_OFFLOADING) +
@@ -777,6 +871,8 @@ public:
       // the host compiler is told not to warn about them.
       head = "#pragma GCC diagnostic ignored \"-Wattributes\"\n";
       tail += embeddedDeviceCode(options);
+    } else if (!options.relfatbin.empty()) {
+      tail += embeddedDeviceCode(options); // Clang assembles it the same way
     }
     rw.InsertTextBefore(ctx.getSourceManager().getLocForStartOfFile(main),
                         head + abiPrelude() + lowerer.managedDeclarations());

@@ -39,6 +39,14 @@ struct LoweringOptions {
   // `unitId` is the unit's Clang -cuid, which must be set on `instance`.
   bool rdc = false;
   std::string unitId;
+  // With rdc, the registration is nvcc's (kModuleIdPrefix + unitId names the
+  // unit's module: its relocatable fat binary `relfatbin` in __nv_relfatbin,
+  // its __fatbinwrap<id>, its __nv_module_id string, and a constructor
+  // calling __cudaRegisterLinkedBinary<id>, which nvlink's registration
+  // (the toolkit's link.stub) defines), unless `deviceLto`: the device link
+  // of LLVM bitcode, mycc's own (kLinkedImagePrefix).
+  bool deviceLto = false;
+  std::string relfatbin;
   // The unit was preprocessed by the host compiler, which compiles what the
   // lowering writes (docs/design.md, "The host half"): Clang reads it in its
   // own spelling (HostCompilerText.h) and with CUDA's redeclarations of C
@@ -64,6 +72,9 @@ constexpr const char *kFatbinWrapperSymbol = "__mycc_fatbin_wrapper";
 // (struct __mycc_linked_image) the unit's table refers to. The device link
 // defines one per unit it linked; a unit linked without it fails to link with
 // this name undefined.
+// nvcc's module id of a unit of relocatable device code: this + its unit id.
+constexpr const char *kModuleIdPrefix = "_mycc_";
+
 constexpr const char *kLinkedImagePrefix = "__mycc_device_link_of_unit_";
 
 // With -rdc=true, a symbol (prefix + unit id) each unit's host object defines

@@ -30,6 +30,9 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -224,6 +227,94 @@ bool noBackendErrors(const BackendErrors &errors, std::string &error) {
 }
 
 // The front end: the .cu to unoptimised device IR, with the GPU it targets.
+// Under -fgpu-rdc Clang gives a static device variable that host code uses
+// a name of its own (`x__static__<unit hash>`), decided when it sees the
+// host's use; device code that used the variable earlier in the unit still
+// refers to the plain name, an undefined external that the device link
+// reported (nvlink: "Undefined reference to '_ZL4coef'"). The uses go to the
+// definition.
+void joinExternalizedStatics(llvm::Module &module) {
+  std::vector<std::pair<llvm::GlobalVariable *, llvm::GlobalVariable *>> pairs;
+  for (llvm::GlobalVariable &gv : module.globals()) {
+    if (gv.isDeclaration()) continue;
+    llvm::StringRef name = gv.getName();
+    std::size_t at = name.find("__static__");
+    if (at == llvm::StringRef::npos || at == 0) continue;
+    llvm::GlobalVariable *plain =
+        module.getGlobalVariable(name.substr(0, at), /*AllowInternal=*/true);
+    if (plain && plain->isDeclaration()) pairs.push_back({plain, &gv});
+  }
+  for (auto [plain, definition] : pairs) {
+    plain->replaceAllUsesWith(definition);
+    plain->eraseFromParent();
+  }
+}
+
+// Device-side kernel launches through the device runtime's V2 interface, as
+// nvcc's: Clang's launch (cudaGetParameterBuffer(align, size), the
+// arguments stored into it, cudaLaunchDevice(func, buffer, grid, block,
+// shared, stream)) becomes a local buffer for the arguments and a call of
+// the prelude's __mycc_launch_device, which takes a V2 buffer for the
+// configuration, copies the arguments and launches with cudaLaunchDeviceV2.
+// The older interface ignored cudaStreamTailLaunch and
+// cudaStreamFireAndForget: those launches never ran, without an error.
+void useLaunchDeviceV2(llvm::Module &module) {
+  llvm::Function *helper = nullptr; // internal: its name is mangled
+  for (llvm::Function &f : module)
+    if (f.getName().contains("__mycc_launch_device") && !f.isDeclaration())
+      helper = &f;
+  if (!helper) return;
+  auto named = [](const llvm::CallBase *call, llvm::StringRef what) {
+    const llvm::Function *callee = call ? call->getCalledFunction() : nullptr;
+    return callee && callee->getName().contains(what) &&
+           !callee->getName().contains("V2");
+  };
+  std::vector<llvm::CallBase *> launches;
+  for (llvm::Function &f : module)
+    for (llvm::Instruction &inst : llvm::instructions(f))
+      if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst);
+          call && call->arg_size() == 6 && named(call, "cudaLaunchDevice"))
+        launches.push_back(call);
+  const llvm::DataLayout &layout = module.getDataLayout();
+  for (llvm::CallBase *launch : launches) {
+    auto *get = llvm::dyn_cast<llvm::CallBase>(launch->getArgOperand(1));
+    // The buffer's other uses (the null check, the argument stores) go to
+    // the local buffer.
+    if (!get || get->arg_size() != 2 || !named(get, "cudaGetParameterBuffer"))
+      continue;
+    auto *align = llvm::dyn_cast<llvm::ConstantInt>(get->getArgOperand(0));
+    auto *size = llvm::dyn_cast<llvm::ConstantInt>(get->getArgOperand(1));
+    if (!align || !size || helper->arg_size() != 7) continue;
+    llvm::Function &f = *get->getFunction();
+    llvm::IRBuilder<> entry(&*f.getEntryBlock().getFirstInsertionPt());
+    llvm::AllocaInst *buffer = entry.CreateAlloca(
+        entry.getInt8Ty(), layout.getAllocaAddrSpace(),
+        entry.getInt64(std::max<uint64_t>(size->getZExtValue(), 1)),
+        "mycc.launch.args");
+    buffer->setAlignment(llvm::Align(std::max<uint64_t>(
+        llvm::PowerOf2Ceil(align->getZExtValue()), 1)));
+    llvm::Value *args = buffer;
+    if (args->getType() != get->getType())
+      args = llvm::IRBuilder<>(get).CreateAddrSpaceCast(buffer, get->getType());
+    get->replaceAllUsesWith(args);
+    get->eraseFromParent();
+    llvm::IRBuilder<> at(launch);
+    llvm::Value *operands[] = {launch->getArgOperand(0), args,
+                               at.getInt64(size->getZExtValue()),
+                               launch->getArgOperand(2), launch->getArgOperand(3),
+                               launch->getArgOperand(4), launch->getArgOperand(5)};
+    llvm::CallInst *call = at.CreateCall(helper, operands);
+    call->setAttributes(helper->getAttributes());
+    call->setCallingConv(helper->getCallingConv());
+    launch->replaceAllUsesWith(call);
+    launch->eraseFromParent();
+  }
+  llvm::removeFromUsedLists(module, [&](llvm::Constant *c) {
+    return c->stripPointerCasts() == helper;
+  });
+  if (helper->use_empty()) helper->eraseFromParent();
+}
+
 std::unique_ptr<llvm::Module> runFrontEnd(const std::vector<std::string> &cc1,
                                           llvm::LLVMContext &context,
                                           DeviceTarget &target,
@@ -264,6 +355,8 @@ std::unique_ptr<llvm::Module> runFrontEnd(const std::vector<std::string> &cc1,
     return nullptr;
   }
   passes->finishModule(*module);
+  joinExternalizedStatics(*module);
+  useLaunchDeviceV2(*module);
   if (backendErrors) backendErrors->locate(*module, ci->getSourceManager());
   target.cpu = ci->getTargetOpts().CPU;
   target.features = llvm::join(ci->getTargetOpts().Features, ",");
@@ -426,7 +519,9 @@ std::vector<std::string> undefinedSymbols(const llvm::Module &module) {
   };
   for (const llvm::Function &f : module)
     if (!f.isIntrinsic()) check(f);
-  for (const llvm::GlobalVariable &v : module.globals()) check(v);
+  for (const llvm::GlobalVariable &v : module.globals())
+    // `extern __shared__ T x[]` is the dynamic shared memory: never defined.
+    if (v.getAddressSpace() != 3) check(v);
   return names;
 }
 

@@ -1,6 +1,10 @@
 #include "DeviceLink.h"
 
+#include "Fatbin.h"
+
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Object/Archive.h"
+#include "llvm/Object/ObjectFile.h"
 #include "llvm/Object/OffloadBinary.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -83,6 +87,101 @@ bool readRelocatableImages(const std::string &path,
     }
     image.virtualArch = *virt;
     out.push_back(std::move(image));
+  }
+  return true;
+}
+
+namespace {
+
+bool relocatableFatbinsOf(const llvm::object::ObjectFile &object,
+                          const std::string &name,
+                          std::vector<RelocatableFatbin> &out,
+                          std::string &error) {
+  for (const llvm::object::SectionRef &section : object.sections()) {
+    llvm::Expected<llvm::StringRef> sectionName = section.getName();
+    if (!sectionName) {
+      llvm::consumeError(sectionName.takeError());
+      continue;
+    }
+    if (*sectionName != "__nv_relfatbin") continue;
+    llvm::Expected<llvm::StringRef> contents = section.getContents();
+    if (!contents) {
+      error = "cannot read the device code in " + name + ": " +
+              llvm::toString(contents.takeError());
+      return false;
+    }
+    RelocatableFatbin entry;
+    entry.file = name;
+    // One container per unit (a relocatable link, ld -r, joins several).
+    const auto *data = reinterpret_cast<const uint8_t *>(contents->data());
+    std::size_t left = contents->size();
+    while (left >= 16) {
+      std::size_t size = fatbinContainerSize(data, left);
+      FatbinReadResult read = size ? readFatbin(data, size) : FatbinReadResult{};
+      if (!size || !read) {
+        error = name + ": malformed relocatable device code (" +
+                (size ? read.error : std::string("not a fat binary")) + ")";
+        return false;
+      }
+      for (const FatbinImage &image : read.images) {
+        if (image.kind == ImageKind::LtoIr) continue;
+        Target code;
+        code.arch = image.arch;
+        code.isVirtual = image.kind == ImageKind::Ptx;
+        if (std::find(entry.codes.begin(), entry.codes.end(), code) ==
+            entry.codes.end())
+          entry.codes.push_back(code);
+      }
+      // Containers are 8-byte aligned in the section.
+      size = (size + 7) & ~std::size_t(7);
+      if (size >= left) break;
+      data += size;
+      left -= size;
+    }
+    out.push_back(std::move(entry));
+  }
+  return true;
+}
+
+} // namespace
+
+bool readRelocatableFatbins(const std::string &path,
+                            std::vector<RelocatableFatbin> &out,
+                            std::string &error) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer) {
+    error = "cannot read " + path + ": " + buffer.getError().message();
+    return false;
+  }
+  llvm::Expected<std::unique_ptr<llvm::object::Binary>> binary =
+      llvm::object::createBinary((*buffer)->getMemBufferRef());
+  if (!binary) { // not an object (a linker script, a shared library stub...)
+    llvm::consumeError(binary.takeError());
+    return true;
+  }
+  if (auto *object = llvm::dyn_cast<llvm::object::ObjectFile>(binary->get()))
+    return relocatableFatbinsOf(*object, path, out, error);
+  auto *archive = llvm::dyn_cast<llvm::object::Archive>(binary->get());
+  if (!archive) return true;
+  llvm::Error err = llvm::Error::success();
+  for (const llvm::object::Archive::Child &child : archive->children(err)) {
+    llvm::Expected<std::unique_ptr<llvm::object::Binary>> member =
+        child.getAsBinary();
+    if (!member) {
+      llvm::consumeError(member.takeError());
+      continue;
+    }
+    auto *object = llvm::dyn_cast<llvm::object::ObjectFile>(member->get());
+    if (!object) continue;
+    llvm::Expected<llvm::StringRef> name = child.getName();
+    std::string label = path + "(" + (name ? name->str() : std::string("?")) + ")";
+    if (!name) llvm::consumeError(name.takeError());
+    if (!relocatableFatbinsOf(*object, label, out, error)) return false;
+  }
+  if (err) {
+    error = "cannot read the archive " + path + ": " + llvm::toString(std::move(err));
+    return false;
   }
   return true;
 }

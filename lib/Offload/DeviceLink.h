@@ -39,4 +39,19 @@ bool readRelocatableImages(const std::string &path,
                            std::vector<RelocatableImage> &out,
                            std::string &error);
 
+// nvcc's relocatable device code (-rdc=true without -dlto, from mycc or
+// nvcc): the relocatable fat binaries in an object's __nv_relfatbin section,
+// which nvlink links. What one object or archive member carries.
+struct RelocatableFatbin {
+  std::string file;          // "a.o" or "libx.a(a.o)"
+  std::vector<Target> codes; // sm_XY cubins and compute_XY PTX it holds
+};
+
+// Appends one entry per object (per archive member) of `path` that has a
+// __nv_relfatbin section. False, with a one-line `error`, when the file
+// cannot be read or a fat binary in it is malformed.
+bool readRelocatableFatbins(const std::string &path,
+                            std::vector<RelocatableFatbin> &out,
+                            std::string &error);
+
 } // namespace mycc::offload

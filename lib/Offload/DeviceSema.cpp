@@ -50,6 +50,12 @@ public:
 
   void HandleTranslationUnit(ASTContext &context) override {
     std::unique_ptr<MangleContext> mangler(context.createMangleContext());
+    // `extern __managed__` declarations (relocatable device code): Clang
+    // emits no annotation for a declaration, nvcc's PTX marks it managed
+    // too, and nvlink rejects the mismatch with the defining unit.
+    for (const VarDecl *vd : managed)
+      if (!vd->getDefinition())
+        owner.managedDeclarations.push_back(symbolOf(*mangler, GlobalDecl(vd)));
     for (const VarDecl *vd : deviceUseOnly) {
       DeviceSema::Constant constant;
       constant.symbol = symbolOf(*mangler, GlobalDecl(vd));
@@ -63,6 +69,7 @@ private:
   // through their uses.
   void walk(Decl *d) {
     if (auto *vd = dyn_cast<VarDecl>(d)) {
+      if (isManaged(vd)) managed.insert(vd->getCanonicalDecl());
       place(vd);
       return;
     }
@@ -71,6 +78,15 @@ private:
     if (dc->isDependentContext()) return;
     for (Decl *inner : dc->decls()) walk(inner);
   }
+
+  static bool isManaged(const VarDecl *vd) {
+    for (const Attr *a : vd->attrs())
+      if (const auto *note = dyn_cast<AnnotateAttr>(a))
+        if (note->getAnnotation() == kManagedAnnotation) return true;
+    return false;
+  }
+
+  llvm::SetVector<const VarDecl *> managed;
 
   static bool hasExplicit(const VarDecl *vd, attr::Kind kind) {
     for (const VarDecl *r : vd->redecls())
@@ -164,9 +180,13 @@ void placeHostUsedVariables(llvm::Module &module) {
 // back end writes `.attribute(.managed)` for a global named in nvvm.annotations
 // as "managed", as nvcc's PTX has it; the driver then allocates the variable
 // in managed memory and cudart hands the host its address.
-void markManagedVariables(llvm::Module &module) {
+void markManagedVariables(llvm::Module &module,
+                          const std::vector<std::string> &declarations) {
   std::vector<llvm::GlobalValue *> managed =
       takeAnnotated(module, kManagedAnnotation);
+  for (const std::string &symbol : declarations)
+    if (llvm::GlobalVariable *gv = module.getNamedGlobal(symbol))
+      if (gv->isDeclaration()) managed.push_back(gv);
   if (managed.empty()) return;
   llvm::LLVMContext &ctx = module.getContext();
   llvm::NamedMDNode *annotations =
@@ -181,7 +201,7 @@ void markManagedVariables(llvm::Module &module) {
 } // namespace
 
 void DeviceSema::finishModule(llvm::Module &module) const {
-  markManagedVariables(module);
+  markManagedVariables(module, managedDeclarations);
   placeHostUsedVariables(module);
   // Each variable, and whether its C++ linkage is internal.
   std::map<llvm::GlobalVariable *, bool> candidates;

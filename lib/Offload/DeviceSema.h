@@ -55,6 +55,10 @@ public:
   // The variables that lost an implicit __constant__ and are kept only for
   // device code's uses (see above), in the order they were first seen
   // (filled at the end of the translation unit).
+  // Mangled names of `extern __managed__` declarations without a definition
+  // in the unit (filled at the end of the translation unit).
+  std::vector<std::string> managedDeclarations;
+
   struct Constant {
     std::string symbol;
     bool internal = false; // internal linkage in C++ (a namespace-scope const)

@@ -56,10 +56,14 @@ std::unique_ptr<HostUnit> HostUnit::generate(const std::vector<std::string> &cc1
 }
 
 std::string HostUnit::bitcode() const {
-  std::string bytes;
-  llvm::raw_string_ostream os(bytes);
-  llvm::WriteBitcodeToFile(*state->module, os);
-  return bytes;
+  // Without the symbol table WriteBitcodeToFile adds: building it assembles
+  // the module's asm, whose .incbin of the relocatable fat binary (-rdc)
+  // may not exist yet (the device side is still compiling).
+  llvm::SmallVector<char, 0> buffer;
+  llvm::BitcodeWriter writer(buffer);
+  writer.writeModule(*state->module);
+  writer.writeStrtab();
+  return std::string(buffer.begin(), buffer.end());
 }
 
 std::unique_ptr<HostUnit> HostUnit::load(const std::vector<std::string> &cc1,

@@ -10,6 +10,7 @@ namespace {
 // The options ptxas and the JIT share, in nvcc's order.
 std::vector<std::string> sharedOptions(const PtxasOptions &o) {
   std::vector<std::string> words = o.extraOptions;
+  if (o.compileOnly) words.push_back("--compile-only");
   if (!o.fmad) words.insert(words.end(), {"--fmad", "false"});
   if (o.maxRegCount)
     words.push_back("-maxrregcount=" + std::to_string(o.maxRegCount));

@@ -17,6 +17,9 @@ struct PtxasOptions {
   bool fmad = true;          // -fmad=false: --fmad false
   unsigned maxRegCount = 0;  // -maxrregcount=N; 0: none
   bool resourceUsage = false; // -res-usage: -v
+  // -rdc=true: a relocatable cubin (--compile-only), as nvcc's; the JIT of
+  // such PTX is told the same.
+  bool compileOnly = false;
   std::vector<std::string> extraOptions; // -Xptxas
 };
 

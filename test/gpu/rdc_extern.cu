@@ -9,6 +9,11 @@
 // MULTI-FILE: rdc_extern_b.cu
 #include "gpu_test.h"
 
+// rdc_lto.cu builds this program with -dlto under its own name.
+#ifndef RDC_EXTERN_TEST_NAME
+#define RDC_EXTERN_TEST_NAME "rdc_extern"
+#endif
+
 extern __device__ float scale(float x);
 extern __device__ int counter;
 __constant__ int table[4];
@@ -70,5 +75,5 @@ int main() {
   for (int v : ones) EXPECT(v == 4, "twice<int> twice gave %d", v);
   CHECK(cudaFree(p));
   CHECK(cudaFree(d));
-  return finish_test("rdc_extern");
+  return finish_test(RDC_EXTERN_TEST_NAME);
 }

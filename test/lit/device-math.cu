@@ -17,9 +17,9 @@
 // RUN: FileCheck %s --check-prefix=NOFMA < %t/nofma.ptx
 // RUN: %mycc -ptx -arch=sm_90 -ftz=true -prec-div=false %s -o %t/ftzdiv.ptx
 // RUN: %mycc -ptx -arch=sm_90 -prec-div=true -use_fast_math %s -o %t/fastprec.ptx
-// The relocatable path carries the options to the device link.
-// RUN: %mycc -dc -arch=sm_90 -use_fast_math %s -o %t/fast.o
-// RUN: %mycc -dlink -arch=sm_90 -use_fast_math %t/fast.o -o %t/fast_dlink.o -keep -keep-dir %t
+// The -dlto path carries the options to the device link.
+// RUN: %mycc -dc -dlto -arch=sm_90 -use_fast_math %s -o %t/fast.o
+// RUN: %mycc -dlink -dlto -arch=sm_90 -use_fast_math %t/fast.o -o %t/fast_dlink.o -keep -keep-dir %t
 // RUN: FileCheck %s --check-prefix=FAST < %t/a_dlink.compute_90.ptx
 // The PTX of the fat binary carries the ptxas options for the driver's JIT,
 // spaced as nvcc's fatbinary --cmdline.

@@ -10,7 +10,9 @@ config.excludes = ["Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.mycc_obj_root, "out")
 
-# Before %mycc, which is a prefix of it.
+# Before %mycc, which is a prefix of them: mycc's runtime library directory,
+# and mycc-objdump.
+config.substitutions.append(("%mycc_lib", os.path.join(os.path.dirname(config.mycc_bin_dir), "lib64")))
 config.substitutions.append(("%mycc-objdump", os.path.join(config.mycc_bin_dir, "mycc-objdump")))
 config.substitutions.append(("%mycc", os.path.join(config.mycc_bin_dir, "mycc")))
 config.substitutions.append(("%cuda_path", config.cuda_path))

@@ -807,8 +807,15 @@ TEST(ArchNative, NoGpuBuildsForTheDefaultAsNvcc) {
   EXPECT_EQ(targets(o), "compute_80:sm_80");
 }
 
-TEST(Targets, LtoNotSupportedYet) {
-  EXPECT_TRUE(contains(fails({"-arch=lto_80"}), "not supported yet"));
+TEST(Targets, LtoCodesAreDeviceLto) {
+  EXPECT_TRUE(contains(fails({"-arch=lto_80"}), "must be a code"));
+  // CMake's INTERPROCEDURAL_OPTIMIZATION: code=[compute_NN,lto_NN] with
+  // -rdc=true is mycc's -dlto, and the device link makes sm_NN.
+  Options o = ok({"-rdc=true", "-gencode", "arch=compute_80,code=[compute_80,lto_80]"});
+  EXPECT_TRUE(o.deviceLto);
+  EXPECT_EQ(targets(o), "compute_80:compute_80,sm_80");
+  EXPECT_TRUE(contains(fails({"-gencode", "arch=compute_80,code=lto_80"}),
+                       "unless '-rdc=true'"));
 }
 
 //===----------------------------------------------------------------------===//

@@ -27,6 +27,8 @@ Toolkit testToolkit() {
   Toolkit t;
   t.cudaPath = MYCC_TEST_CUDA_PATH;
   t.ptxas = t.cudaPath + "/bin/ptxas";
+  t.nvlink = t.cudaPath + "/bin/nvlink";
+  t.linkStub = t.cudaPath + "/bin/crt/link.stub";
   t.hostCompiler = "/usr/bin/g++";
   t.prefix = "/opt/mycc";
   t.self = "/opt/mycc/bin/mycc";
@@ -170,7 +172,50 @@ TEST(Planner, CompileWithThreeGencodes) {
 }
 
 TEST(Planner, SeparateCompilationAndDeviceLink) {
+  // nvcc's format: PTX, a relocatable cubin (ptxas --compile-only) and the
+  // relocatable fat binary the lowered unit embeds.
   Planned dc = plan({"-dc", "a.cu", "-arch=sm_90", "-o", "a.o"});
+  ASSERT_TRUE(dc.ok) << dc.error;
+  EXPECT_EQ(dc.kinds(), (Strings{"preprocess-host", "compile-device", "ptxas",
+                                 "bundle", "lower-host", "compile-host"}));
+  const Job &ptxas = *dc.of(JobKind::Ptxas)[0];
+  EXPECT_NE(std::find(ptxas.command.begin(), ptxas.command.end(),
+                      "--compile-only"),
+            ptxas.command.end());
+  const Job &lower = *dc.of(JobKind::LowerHost)[0];
+  EXPECT_FALSE(word(lower, "-unit-id").empty());
+  EXPECT_EQ(word(lower, "-relfatbin"), dc.of(JobKind::Bundle)[0]->outputs[0]);
+
+  // Without targets on the command line, what the objects hold decides the
+  // device link: a job finds it, then the rest is planned: nvlink per SM,
+  // the fat binary with its C text, link.stub through the host compiler.
+  Planned dlink;
+  plan(dlink, {"-dlink", "a.o", "b.o", "-o", "d.o"});
+  ASSERT_TRUE(dlink.ok) << dlink.error;
+  EXPECT_EQ(dlink.kinds(), Strings{"scan-device-code"});
+  EXPECT_EQ(dlink.graph.jobs()[0].inputs, (Strings{"a.o", "b.o"}));
+  ASSERT_TRUE(dlink.afterScan("relfatbin sm_90,compute_90\nrelfatbin sm_90\n"))
+      << dlink.error;
+  EXPECT_EQ(dlink.kinds(), (Strings{"scan-device-code", "device-link",
+                                    "bundle", "device-link-host"}));
+  const Job &nvlink = *dlink.of(JobKind::DeviceLink)[0];
+  EXPECT_EQ(nvlink.target->str(), "sm_90");
+  EXPECT_EQ(nvlink.command[0], std::string(MYCC_TEST_CUDA_PATH) + "/bin/nvlink");
+  const Job &stub = *dlink.of(JobKind::DeviceLinkHost)[0];
+  EXPECT_EQ(stub.outputs, Strings{"d.o"});
+  EXPECT_TRUE(stub.inProcess);
+  EXPECT_EQ(word(stub, "-link-stub"),
+            std::string(MYCC_TEST_CUDA_PATH) + "/bin/crt/link.stub");
+  EXPECT_TRUE(dlink.edge(&nvlink, &stub));
+
+  // Both kinds in one link: an error.
+  Planned mixed;
+  plan(mixed, {"-dlink", "a.o", "b.o", "-o", "d.o"});
+  EXPECT_FALSE(mixed.afterScan("relfatbin sm_90\nimage compute_90 sm_90\n"));
+}
+
+TEST(Planner, SeparateCompilationWithDeviceLto) {
+  Planned dc = plan({"-dc", "-dlto", "a.cu", "-arch=sm_90", "-o", "a.o"});
   ASSERT_TRUE(dc.ok) << dc.error;
   EXPECT_EQ(dc.kinds(), (Strings{"preprocess-host", "compile-device",
                                  "lower-host", "compile-host"}));
@@ -179,13 +224,9 @@ TEST(Planner, SeparateCompilationAndDeviceLink) {
             device.command.end());
   EXPECT_FALSE(word(device, "-unit-id").empty());
 
-  // Without targets on the command line, what the objects hold decides the
-  // device link: a job finds it, then the rest is planned.
   Planned dlink;
   plan(dlink, {"-dlink", "a.o", "b.o", "-o", "d.o"});
   ASSERT_TRUE(dlink.ok) << dlink.error;
-  EXPECT_EQ(dlink.kinds(), Strings{"scan-device-code"});
-  EXPECT_EQ(dlink.graph.jobs()[0].inputs, (Strings{"a.o", "b.o"}));
   ASSERT_TRUE(dlink.afterScan("image compute_90 sm_90\nimage compute_90 sm_90\n"))
       << dlink.error;
   EXPECT_EQ(dlink.kinds(), (Strings{"scan-device-code", "device-link", "ptxas",

@@ -1,0 +1,2 @@
+// A main for programs whose device code is only compiled and linked here.
+int main() { return 0; }
