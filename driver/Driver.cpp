@@ -243,6 +243,17 @@ private:
     for (size_t i = 0; i + 1 < cmd.size(); ++i)
       if (cmd[i] == "-o" && cmd[i + 1] == output)
         cmd[i + 1] = temp = support::temporaryBeside(output);
+    if (job.kind == JobKind::Archive) {
+      // ar updates the library in place: it works on a copy, which replaces
+      // the library when it succeeded.
+      temp = support::temporaryBeside(output);
+      if (llvm::sys::fs::exists(output) &&
+          llvm::sys::fs::copy_file(output, temp)) {
+        error = "cannot copy " + output + " to update it";
+        return false;
+      }
+      std::replace(cmd.begin() + 1, cmd.end(), output, temp);
+    }
     std::string program = cmd[0];
     if (!llvm::sys::path::is_absolute(program)) {
       auto found = llvm::sys::findProgramByName(program);

@@ -19,6 +19,7 @@ const char *jobKindName(JobKind kind) {
   case JobKind::DeviceLink: return "device-link";
   case JobKind::DeviceLinkHost: return "device-link-host";
   case JobKind::Link: return "link";
+  case JobKind::Archive: return "archive";
   case JobKind::Depfile: return "depfile";
   }
   return "?";

@@ -35,6 +35,7 @@ enum class JobKind {
   DeviceLinkHost, // linked fat binary → host object registering it (the
                   // host compiler on link.stub; -dlto: in-process)
   Link,           // objects → executable                     (host compiler)
+  Archive,        // objects → static library (-lib)          (ar)
   Depfile,        // dependency rule → -MF / .d file / stdout (in-process)
 };
 

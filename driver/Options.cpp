@@ -88,6 +88,9 @@ const Spec kSpecs[] = {
    "Compile each input to an object file; do not link.", false, Split::None, "compile"},
   {"-dc", "--device-c", "phase", Kind::Flag, Group::Phase, "",
    "Compile each input to an object with relocatable device code (-c -rdc=true).", false, Split::None, "device-c"},
+  {"-lib", "--lib", "phase", Kind::Flag, Group::Phase, "",
+   "Compile the inputs and put their objects, with the objects given, into a static library "
+   "(<first input>.a unless -o), with ar as nvcc does.", false, Split::None, "lib"},
   {"-dlink", "--device-link", "phase", Kind::Flag, Group::Phase, "",
    "Link the relocatable device code of the objects and libraries given into one host object.", false, Split::None, "device-link"},
 
@@ -199,6 +202,10 @@ const Spec kSpecs[] = {
    "<options>,...", "Options for ptxas.", false, Split::CommasAndSpaces},
   {"-Xlinker", "--linker-options", "linker-options", Kind::Value, Group::Passthrough,
    "<options>,...", "Options for the host linker.", false, Split::CommasAndSpaces},
+  {"-Xarchive", "--archive-options", "archive-options", Kind::Value, Group::Passthrough,
+   "<options>,...", "Options for the archiver (-lib).", false, Split::CommasAndSpaces},
+  {"-arbin", "--archiver-binary", "archiver-binary", Kind::Value, Group::Passthrough,
+   "<path>", "The archiver -lib runs (default: the host compiler's ar)."},
   {"-Xnvlink", "--nvlink-options", "nvlink-options", Kind::Value, Group::Passthrough,
    "<options>,...", "Options for nvlink, the device linker.", false, Split::CommasAndSpaces},
   {"-Xcudafe", "--cudafe-options", "cudafe-options", Kind::Value, Group::Passthrough,
@@ -312,9 +319,8 @@ const Spec kSpecs[] = {
 const char *const kUnsupportedNvcc[][2] = {
   {"-optix-ir", "--optix-ir"}, {"-ltoir", "--ltoir"},
   {"-dw", "--device-w"},
-  {"-link", "--link"}, {"-lib", "--lib"},
+  {"-link", "--link"},
   {"-objtemp", "--objdir-as-tempdir"}, {"-odir", "--output-directory"},
-  {"-arbin", "--archiver-binary"},
   {"-ldir", "--libdevice-directory"}, {"-target-dir", "--target-directory"},
   {"-use-local-env", "--use-local-env"}, {"-force-cl-env-setup", "--force-cl-env-setup"},
   {"-pg", "--profile"}, {"-opt-info", "--optimization-info"},
@@ -323,7 +329,7 @@ const char *const kUnsupportedNvcc[][2] = {
   {"-noeh", "--no-exceptions"},
   {"-nohdinitlist", "--no-host-device-initializer-list"},
   {"-nohdmoveforward", "--no-host-device-move-forward"},
-  {"-Xarchive", "--archive-options"},
+
   {"-static-global-template-stub", "--static-global-template-stub"},
   {"-device-entity-has-hidden-visibility", "--device-entity-has-hidden-visibility"},
   {"-forward-unknown-opts", "--forward-unknown-opts"}, {"-noprof", "--dont-use-profile"},
@@ -722,7 +728,7 @@ std::string normalise(const std::vector<std::string> &args, Normalised &out) {
 struct Raw {
   std::vector<std::string> phase, output, preInclude, library, macro, includePath,
       systemInclude, libraryPath, ccbin, cudart, cudaPath, optimize, language, std,
-      xcompiler, xptxas, xlinker, xnvlink, xcudafe, cudadevrt, arch, code, gencode, keepDir, werror, rdc,
+      xcompiler, xptxas, xlinker, xnvlink, xarchive, archiver, xcudafe, cudadevrt, arch, code, gencode, keepDir, werror, rdc,
       threads, time, splitCompile, ftz, precDiv, precSqrt, fmad, maxrregcount,
       diagSuppress, diagError, diagWarn, templateDepth, templateBacktraceLimit,
       defaultStream, machine, randomSeed, inputs;
@@ -818,6 +824,8 @@ std::string runCli11(const Normalised &normalised, Raw &raw) {
   list("linker-options", raw.xlinker);
   list("cudafe-options", raw.xcudafe);
   list("nvlink-options", raw.xnvlink);
+  list("archive-options", raw.xarchive);
+  list("archiver-binary", raw.archiver);
   list("cudadevrt", raw.cudadevrt)->check(oneOf("-cudadevrt", {"none", "static"}));
   app.add_flag("--dlink-time-opt", raw.dlto);
   list("gpu-architecture", raw.arch);
@@ -1343,11 +1351,12 @@ std::string phaseOptions(const Raw &raw, Options &o) {
   if (phases.size() > 1)
     return std::string("conflicting phase options '") + phaseSpelling(phases[0]) +
            "' and '" + phaseSpelling(phases[1]) +
-           "': give at most one of -c (-dc), -dlink, -E, -ptx, -cubin, -fatbin, -cuda";
+           "': give at most one of -c (-dc), -dlink, -lib, -E, -ptx, -cubin, -fatbin, -cuda";
   if (!phases.empty()) {
     const std::string &phase = phases[0];
     o.phase = phase == "compile"      ? Phase::Compile
               : phase == "device-link" ? Phase::DeviceLink
+              : phase == "lib"        ? Phase::Lib
               : phase == "preprocess" ? Phase::Preprocess
               : phase == "ptx"        ? Phase::Ptx
               : phase == "cubin"      ? Phase::Cubin
@@ -1495,9 +1504,13 @@ std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &w
   o.xptxas = raw.xptxas;
   o.xlinker = raw.xlinker;
   o.xnvlink = raw.xnvlink;
+  o.xarchive = raw.xarchive;
+  if (auto v = lastValue(raw.archiver, "archiver-binary", warnings))
+    o.archiver = *v;
   if (auto v = lastValue(raw.cudadevrt, "cudadevrt", warnings))
     o.cudadevrt = *v == "static";
   o.deviceLto = raw.dlto > 0;
+  if (o.deviceLto) o.rdc = true; // as nvcc's -dlto, even after -rdc=false
   if (std::string error = driverOptions(raw, o, warnings); !error.empty())
     return error;
   return buildTargets(raw, o, warnings);

@@ -22,6 +22,8 @@ enum class Phase {
   Fatbin,     // -fatbin: the fat binary
   Cuda,       // -cuda: the rewritten host unit (x.cu.cpp.ii)
   DeviceLink, // -dlink: relocatable device code of objects -> host object
+  Lib,        // -lib: the inputs' objects (and the objects given) -> a static
+              // library, through ar as nvcc's
   Dependencies, // -M/-MM: only the make rule of each input's dependencies
 };
 
@@ -95,7 +97,9 @@ struct Options {
   // Pass-through, already split on commas. Unknown options given with
   // -forward-unknown-to-host-compiler (-linker) are among xcompiler
   // (xlinker), in command-line order.
-  std::vector<std::string> xcompiler, xptxas, xlinker, xnvlink;
+  std::vector<std::string> xcompiler, xptxas, xlinker, xnvlink, xarchive;
+  std::string archiver; // -arbin / --archiver-binary; empty: the host
+                        // compiler's ar
   bool cudadevrt = true; // -cudadevrt static (default) / none
   // -Xcudafe, split on commas as the others: nvcc's front-end options. The
   // few with a Clang meaning set noWarnings and errorLimit; the rest are

@@ -176,6 +176,7 @@ private:
   bool planDeviceLink(const std::vector<TargetPair> &targets,
                       std::string &error);
   void planLink();
+  void planArchive();
 
   std::string temp(const std::string &base, const std::string &suffix);
   std::string finalOr(const std::string &dflt) const {
@@ -275,13 +276,15 @@ bool Planner::check(std::string &error) {
   // Phases that write one file per input cannot take -o with several inputs.
   bool singleOutputPhase = o.phase != Phase::Link &&
                            o.phase != Phase::DeviceLink &&
+                           o.phase != Phase::Lib &&
                            o.phase != Phase::Dependencies;
   if (singleOutputPhase && !o.output.empty() && o.inputs.size() > 1) {
     error = "-o cannot name the output of " + std::to_string(o.inputs.size()) +
             " inputs with -c, -E, -ptx, -cubin, -fatbin or -cuda";
     return false;
   }
-  rdcObject = o.rdc && (o.phase == Phase::Compile || o.phase == Phase::Link);
+  rdcObject = o.rdc && (o.phase == Phase::Compile || o.phase == Phase::Link ||
+                        o.phase == Phase::Lib);
   bitcodeRdc = rdcObject && o.deviceLto;
   if (o.rdc && o.deviceLto &&
       (o.phase == Phase::Cubin || o.phase == Phase::Fatbin)) {
@@ -391,7 +394,8 @@ void Planner::nameDependencies(Unit &unit) {
 // rule (gcc's -M... options, which nvcc's are modelled on).
 bool Planner::planSource(const Unit &unit, InputKind kind, std::string &error) {
   if (o.phase != Phase::Compile && o.phase != Phase::Link &&
-      o.phase != Phase::Dependencies && o.phase != Phase::Preprocess) {
+      o.phase != Phase::Lib && o.phase != Phase::Dependencies &&
+      o.phase != Phase::Preprocess) {
     error = unit.input + ": -ptx, -cubin, -fatbin and -cuda apply to CUDA "
                          "sources only";
     return false;
@@ -491,7 +495,7 @@ bool Planner::planCudaSides(const Unit &unit, std::string &error) {
   if (o.phase == Phase::Preprocess)
     return planPreprocess(unit, finalOr("-"), error);
   bool wantsHost = o.phase == Phase::Cuda || o.phase == Phase::Compile ||
-                   o.phase == Phase::Link;
+                   o.phase == Phase::Link || o.phase == Phase::Lib;
   bool wantsDevice = o.phase != Phase::Cuda && o.phase != Phase::Dependencies;
   // The rule comes from the host side's preprocessing; without a host side
   // (-M, or -MD with -ptx, -cubin, -fatbin) it runs for the rule alone.
@@ -786,6 +790,10 @@ void Planner::planHostObject(const Unit &unit, const HostSide &host,
 // (afterScan). Without such inputs, or when nothing they hold can change
 // the plan, everything is planned now.
 bool Planner::planLinking(std::string &error) {
+  if (o.phase == Phase::Lib) {
+    planArchive();
+    return true;
+  }
   if (o.phase != Phase::Link && o.phase != Phase::DeviceLink) return true;
   std::vector<std::string> existing;
   for (const std::string &input : deviceLinkInputs)
@@ -1019,6 +1027,27 @@ bool Planner::planNvlink(const std::vector<TargetPair> &linkTargets,
   host.inProcess = true;
   graph.add(host);
   return true;
+}
+
+// -lib, as nvcc 13 does it (measured with --dryrun): the archiver (the
+// host compiler's ar; -arbin) with `cr`, the -Xarchive options, the library
+// (-o, else the first input's name with .a) and the objects: the inputs'
+// objects and the objects given, in command-line order. The device code
+// stays in the objects (relocatable with -rdc=true); a later link
+// device-links it. Like ar, an existing library keeps its other members.
+void Planner::planArchive() {
+  Job job{JobKind::Archive};
+  job.source = joined(cuInputs);
+  job.inputs = linkInputs;
+  std::string output = o.output;
+  if (output.empty() && !o.inputs.empty())
+    output = llvm::sys::path::stem(o.inputs.front()).str() + ".a";
+  job.outputs = {output};
+  job.command = {o.archiver.empty() ? std::string("ar") : o.archiver, "cr"};
+  job.command.insert(job.command.end(), o.xarchive.begin(), o.xarchive.end());
+  job.command.push_back(output);
+  job.command.insert(job.command.end(), linkInputs.begin(), linkInputs.end());
+  graph.add(job);
 }
 
 // nvcc's host link, measured with nvcc 13.0 --dryrun: the host compiler with

@@ -1019,7 +1019,11 @@ TEST(Unknown, NvccOptionsNotImplemented) {
   EXPECT_TRUE(contains(error, "not supported")) << error;
   EXPECT_TRUE(contains(fails({"-dw"}), "--device-w"));
   // -lib is nvcc's library mode, not -l ib.
-  EXPECT_TRUE(contains(fails({"-lib"}), "not supported"));
+  EXPECT_EQ(ok({"-lib", "x.cu"}).phase, Phase::Lib);
+  EXPECT_TRUE(ok({"-lib", "x.cu"}).libs.empty());
+  // -dlto implies -rdc=true, as nvcc's, even after -rdc=false.
+  Options lto = ok({"-rdc=false", "-dlto", "-c", "x.cu"});
+  EXPECT_TRUE(lto.rdc && lto.deviceLto);
   EXPECT_TRUE(contains(fails({"--ltoir"}), "not supported"));
 }
 
