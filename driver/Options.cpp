@@ -254,6 +254,9 @@ const Spec kSpecs[] = {
    "Print the registers and memory each kernel uses (ptxas -v)."},
   {"-restrict", "--restrict", "restrict", Kind::Flag, Group::Targets, "",
    "Take every pointer parameter of a kernel as __restrict__."},
+  {"-gen-opt-lto", "--gen-opt-lto", "gen-opt-lto", Kind::Flag, Group::Targets, "",
+   "Accepted: with -dlto, mycc's LLVM bitcode is always optimised (LLVM's pre-link pipeline) "
+   "before the device link."},
   {"-extra-device-vectorization", "--extra-device-vectorization",
    "extra-device-vectorization", Kind::Flag, Group::Targets, "",
    "Accepted; LLVM's -O3 pipeline already runs its loop and SLP vectorizers on device code."},
@@ -325,7 +328,7 @@ const char *const kUnsupportedNvcc[][2] = {
   {"-use-local-env", "--use-local-env"}, {"-force-cl-env-setup", "--force-cl-env-setup"},
   {"-pg", "--profile"}, {"-opt-info", "--optimization-info"},
   {"-Ofc", "--Ofast-compile"}, {"-dopt", "--dopt"},
-  {"-lto", "--lto"}, {"-gen-opt-lto", "--gen-opt-lto"},
+  {"-lto", "--lto"},
   {"-noeh", "--no-exceptions"},
   {"-nohdinitlist", "--no-host-device-initializer-list"},
   {"-nohdmoveforward", "--no-host-device-move-forward"},
@@ -741,7 +744,7 @@ struct Raw {
   int shared = 0, deviceDebug = 0, noDeprecatedGpuTargets = 0,
       forwardToCompiler = 0, forwardToLinker = 0, run = 0, jobserver = 0,
       allowUnsupportedCompiler = 0, hostInProcess = 0;
-  int dlto = 0;
+  int dlto = 0, genOptLto = 0;
   int useFastMath = 0, resourceUsage = 0, restrict = 0, extraVectorization = 0,
       noDeprecatedDeclarations = 0;
   std::vector<std::string> runArgs;
@@ -845,6 +848,7 @@ std::string runCli11(const Normalised &normalised, Raw &raw) {
   app.add_flag("--resource-usage", raw.resourceUsage);
   app.add_flag("--restrict", raw.restrict);
   app.add_flag("--extra-device-vectorization", raw.extraVectorization);
+  app.add_flag("--gen-opt-lto", raw.genOptLto);
   app.add_flag("--no-deprecated-declarations", raw.noDeprecatedDeclarations);
   list("diag-suppress", raw.diagSuppress);
   list("diag-error", raw.diagError);
