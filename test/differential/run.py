@@ -58,14 +58,18 @@ def generate(overloads, path):
         for k, t in enumerate(params):
             if t.endswith("*"):
                 args.append(f"({t})(g + 256 * {k})")
+            elif t.endswith("&"):  # an object in global memory
+                base = re.sub(r"\b(const|volatile)\b|&", "", t).strip()
+                args.append(f"*({base} *)(g + 256 * {k})")
             else:
                 base = re.sub(r"\b(const|volatile)\b", "", t).strip()
                 args.append(f"*(const {base} *)(in + 16 * {k})")
         call = f"{name}({', '.join(args)})"
         for mode in ("s", "d"):
             where[len(lines) + 1] = i
-            body = (f"*({ret} *)out = {call};" if mode == "s" and ret != "void"
-                    else f"(void){call};")
+            value = re.sub(r"\b(const|volatile)\b|&", "", ret).strip()
+            body = (f"*({value} *)out = {call};" if mode == "s" and ret != "void"
+                    else f"(void)({call});")
             lines.append(f'extern "C" __global__ void k{i}_{mode}(char *g, '
                          f'const char *in, char *out) {{ {body} }}')
     with open(path, "w") as f:
