@@ -139,6 +139,15 @@ bool lowerHost(const ToolArgs &args, llvm::raw_ostream &diag,
   options.fatbin = args.get("-fatbin");
   options.rdcImages = args.all("-rdc-image");
   options.deviceLto = args.has("-dlto");
+  using Warn = lowering::LoweringOptions::Warning;
+  options.defaultStreamLaunch = args.has("-Werror=default-stream-launch")
+                                    ? Warn::Error
+                                : args.has("-Wdefault-stream-launch") ? Warn::Warn
+                                                                      : Warn::Off;
+  options.missingLaunchBounds = args.has("-Werror=missing-launch-bounds")
+                                    ? Warn::Error
+                                : args.has("-Wmissing-launch-bounds") ? Warn::Warn
+                                                                      : Warn::Off;
   options.relfatbin = args.get("-relfatbin");
   if (!lowering::lowerHostUnit(*ci, args.get("-source"), options, unit)) {
     error.clear(); // the diagnostics say why

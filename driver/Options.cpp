@@ -175,6 +175,12 @@ const Spec kSpecs[] = {
    "Turn warnings of these kinds into errors (alone: all-warnings).", false, Split::Commas},
   {"-Wreorder", "--Wreorder", "Wreorder", Kind::Flag, Group::Language, "",
    "Warn where member initializers are written out of declaration order."},
+  {"-Wdefault-stream-launch", "--Wdefault-stream-launch", "Wdefault-stream-launch",
+   Kind::Flag, Group::Language, "",
+   "Warn where a kernel launch gives no stream (nvcc's warning #20198)."},
+  {"-Wmissing-launch-bounds", "--Wmissing-launch-bounds", "Wmissing-launch-bounds",
+   Kind::Flag, Group::Language, "",
+   "Warn where a __global__ function has no __launch_bounds__ (nvcc's warning #20238)."},
   {"-Wno-deprecated-declarations", "--Wno-deprecated-declarations",
    "no-deprecated-declarations", Kind::Flag, Group::Language, "",
    "Do not warn about uses of deprecated entities (device side and host compiler)."},
@@ -344,8 +350,6 @@ const char *const kUnsupportedNvcc[][2] = {
   {"-e", "--entries"},
   {"-keep-device-functions", "--keep-device-functions"},
   {"-src-in-ptx", "--source-in-ptx"},
-  {"-Wdefault-stream-launch", "--Wdefault-stream-launch"},
-  {"-Wmissing-launch-bounds", "--Wmissing-launch-bounds"},
   {"-Wext-lambda-captures-this", "--Wext-lambda-captures-this"},
   {"-ewp", "--extensible-whole-program"},
   {"-no-compress", "--no-compress"}, {"-qpp-config", "--qpp-config"},
@@ -744,7 +748,7 @@ struct Raw {
   int shared = 0, deviceDebug = 0, noDeprecatedGpuTargets = 0,
       forwardToCompiler = 0, forwardToLinker = 0, run = 0, jobserver = 0,
       allowUnsupportedCompiler = 0, hostInProcess = 0;
-  int dlto = 0, genOptLto = 0;
+  int dlto = 0, genOptLto = 0, warnDefaultStream = 0, warnLaunchBounds = 0;
   int useFastMath = 0, resourceUsage = 0, restrict = 0, extraVectorization = 0,
       noDeprecatedDeclarations = 0;
   std::vector<std::string> runArgs;
@@ -875,6 +879,8 @@ std::string runCli11(const Normalised &normalised, Raw &raw) {
   app.add_flag("--extended-lambda", raw.extendedLambda);
   app.add_flag("--disable-warnings", raw.noWarnings);
   app.add_flag("--Wreorder", raw.warnReorder);
+  app.add_flag("--Wdefault-stream-launch", raw.warnDefaultStream);
+  app.add_flag("--Wmissing-launch-bounds", raw.warnLaunchBounds);
   app.add_flag("--dryrun", raw.dryrun);
   app.add_flag("--verbose", raw.verbose);
   app.add_flag("--keep", raw.keep);
@@ -1396,6 +1402,8 @@ std::string driverOptions(const Raw &raw, Options &o,
   o.relaxedConstexpr = raw.relaxedConstexpr > 0;
   o.noWarnings = raw.noWarnings > 0;
   o.warnReorder = raw.warnReorder > 0;
+  o.warnDefaultStreamLaunch = raw.warnDefaultStream > 0;
+  o.warnMissingLaunchBounds = raw.warnLaunchBounds > 0;
   if (std::string error = cudafeOptions(raw.xcudafe, o); !error.empty())
     return error;
   for (const std::string &kind : raw.werror)

@@ -144,6 +144,8 @@ struct Options {
   bool relaxedConstexpr = false;
   bool noWarnings = false;   // -w
   bool warnReorder = false;  // -Wreorder
+  bool warnDefaultStreamLaunch = false; // -Wdefault-stream-launch
+  bool warnMissingLaunchBounds = false; // -Wmissing-launch-bounds
   bool warningsAsErrors = false; // -Werror (all-warnings)
   // Every -Werror kind given (all-warnings, reorder, ...), deduplicated, in
   // command-line order; plain -Werror counts as all-warnings.

@@ -635,6 +635,19 @@ void Planner::planLowerHost(const Unit &unit, const std::string &preprocessed,
   if (forHostCompiler) cmd.flag("-host-compiler");
   if (o.rdc) cmd.flag("-rdc").value("-unit-id", unit.id);
   if (o.rdc && o.deviceLto) cmd.flag("-dlto");
+  // nvcc's front-end warnings the lowering sees (-w silences them, -Werror
+  // all-warnings or the kind makes them errors).
+  auto asError = [&](const char *kind) {
+    return std::find(o.werrorKinds.begin(), o.werrorKinds.end(), kind) !=
+               o.werrorKinds.end() ||
+           o.warningsAsErrors;
+  };
+  if (o.warnDefaultStreamLaunch && !o.noWarnings)
+    cmd.flag(asError("default-stream-launch") ? "-Werror=default-stream-launch"
+                                              : "-Wdefault-stream-launch");
+  if (o.warnMissingLaunchBounds && !o.noWarnings)
+    cmd.flag(asError("missing-launch-bounds") ? "-Werror=missing-launch-bounds"
+                                              : "-Wmissing-launch-bounds");
   for (const std::string &code : deviceCode)
     cmd.value(deviceCodeOption(), code);
   Job job{JobKind::LowerHost};

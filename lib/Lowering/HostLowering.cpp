@@ -131,6 +131,11 @@ public:
       spellNoinlineForHostCompiler(fd);
     }
     if (!fd->hasAttr<CUDAGlobalAttr>()) return true;
+    if (fd->doesThisDeclarationHaveABody() && inMainFile(fd->getLocation()) &&
+        !fd->getTemplateInstantiationPattern() &&
+        !fd->hasAttr<CUDALaunchBoundsAttr>())
+      nvccWarning(fd->getLocation(), options.missingLaunchBounds,
+                  "no __launch_bounds__ specified for __global__ function");
     rewriteKernelAttrs(fd);
     if (fd->doesThisDeclarationHaveABody() && inMainFile(fd->getLocation()))
       rewriteKernelBody(fd);
@@ -284,6 +289,9 @@ public:
                (fd->hasAttr<CUDADeviceAttr>() && !fd->hasAttr<CUDAHostAttr>())))
       return true;
     const CallExpr *config = call->getConfig();
+    if (config->getNumArgs() < 4 || isa<CXXDefaultArgExpr>(config->getArg(3)))
+      nvccWarning(config->getBeginLoc(), options.defaultStreamLaunch,
+                  "explicit stream argument not provided in kernel launch");
     SourceLocation open = config->getBeginLoc();   // "<<<"
     SourceLocation close = config->getRParenLoc(); // ">>>"
     SourceLocation calleeBegin = call->getCallee()->getBeginLoc();
@@ -620,6 +628,23 @@ private:
         range.getEnd(), tok::semi, sm, ctx.getLangOpts(), false);
     if (semi.isInvalid()) return;
     dropText(SourceRange(range.getBegin(), semi.getLocWithOffset(-1)), "");
+  }
+
+  // One of nvcc's front-end warnings (LoweringOptions::Warning). The host
+  // parse runs with -w (its warnings are the host compiler's to give), so
+  // these are let through here.
+  void nvccWarning(SourceLocation loc, LoweringOptions::Warning level,
+                   llvm::StringRef text) {
+    if (level == LoweringOptions::Warning::Off || !loc.isValid()) return;
+    auto &diags = ctx.getDiagnostics();
+    bool error = level == LoweringOptions::Warning::Error;
+    unsigned id = diags.getCustomDiagID(
+        error ? DiagnosticsEngine::Error : DiagnosticsEngine::Warning, "%0");
+    bool ignoring = diags.getIgnoreAllWarnings();
+    diags.setIgnoreAllWarnings(false);
+    diags.Report(loc, id) << text;
+    diags.setIgnoreAllWarnings(ignoring);
+    if (error) hadError = true;
   }
 
   void unsupported(SourceLocation loc, llvm::StringRef what) {

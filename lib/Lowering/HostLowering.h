@@ -47,6 +47,12 @@ struct LoweringOptions {
   // of LLVM bitcode, mycc's own (kLinkedImagePrefix).
   bool deviceLto = false;
   std::string relfatbin;
+  // nvcc's front-end warnings: -Wdefault-stream-launch (a launch without a
+  // stream, #20198) and -Wmissing-launch-bounds (a kernel without
+  // __launch_bounds__, #20238), in nvcc's words.
+  enum class Warning { Off, Warn, Error };
+  Warning defaultStreamLaunch = Warning::Off;
+  Warning missingLaunchBounds = Warning::Off;
   // The unit was preprocessed by the host compiler, which compiles what the
   // lowering writes (docs/design.md, "The host half"): Clang reads it in its
   // own spelling (HostCompilerText.h) and with CUDA's redeclarations of C
