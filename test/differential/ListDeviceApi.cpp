@@ -7,8 +7,8 @@
 // __host__) in a file under the toolkit's include directory or in one of
 // Clang's CUDA headers (which replace the toolkit's intrinsics headers on
 // the device side), whose types are
-// all builtin arithmetic types, pointers or references to them, or the CUDA
-// vector and half/bfloat16 types. The differential test (run.py) calls each of them.
+// all builtin arithmetic and enumeration types, pointers or references to
+// them, or the CUDA vector and half/bfloat16 types. The differential test (run.py) calls each of them.
 //
 //   mycc-list-device-api <cuda path> <gpu, e.g. sm_90> [header...]
 #include "clang/AST/ASTConsumer.h"
@@ -41,6 +41,7 @@ bool simpleType(QualType t, bool reference = false) {
            simpleType(r->getPointeeType().getUnqualifiedType());
   if (t->isVoidType()) return true;
   if (t->isBuiltinType()) return t->isIntegerType() || t->isRealFloatingType();
+  if (t->isEnumeralType()) return true; // fp8's interpretation, round modes
   if (const auto *p = t->getAs<PointerType>()) {
     QualType pointee = p->getPointeeType().getCanonicalType();
     return !pointee->isPointerType() && !pointee->isFunctionType() &&

@@ -22,7 +22,7 @@ import re
 import subprocess
 import sys
 
-HEADERS = ["cuda_runtime.h", "cuda_fp16.h", "cuda_bf16.h"]
+HEADERS = ["cuda_runtime.h", "cuda_fp16.h", "cuda_bf16.h", "cuda_fp8.h"]
 EFFECT = re.compile(
     r"^(atom|red|fence|membar|bar|barrier|mbarrier|cp\.async|trap|pmevent|"
     r"nanosleep|vote|shfl|match|redux|activemask|griddepcontrol|"
