@@ -3,8 +3,6 @@
 #include "AtomicFile.h"
 #include "DeviceCodegen.h"
 #include "DeviceLink.h"
-
-#include "llvm/ADT/StringExtras.h"
 #include "Fatbin.h"
 #include "Frontend.h"
 #include "HostLowering.h"
@@ -228,17 +226,13 @@ std::string embeddedFatbinText(const std::string &fatbinFile,
                                std::size_t size) {
   llvm::SmallString<256> path(fatbinFile);
   llvm::sys::fs::make_absolute(path);
-  std::string quoted;
-  for (char c : path) {
-    if (c == '"' || c == '\\') quoted += "\\\\\\";
-    quoted += c;
-  }
   return "#ifndef __SKIP_INTERNAL_FATBINARY_HEADERS\n"
          "#include \"fatbinary_section.h\"\n#endif\n"
          "#define __CUDAFATBINSECTION  \".nvFatBinSegment\"\n"
          "#define __CUDAFATBINDATASECTION  \".nv_fatbin\"\n"
          "asm(\".section .nv_fatbin, \\\"a\\\"\\n.align 8\\nfatbinData:\\n"
-         ".incbin \\\"" + quoted + "\\\"\\n.text\\n\");\n"
+         ".incbin " + lowering::asmFileNameInC(std::string(path)) +
+         "\\n.text\\n\");\n"
          "extern \"C\" const unsigned long long fatbinData[" +
          std::to_string((size + 7) / 8) + "];\n"
          "extern \"C\" { static const __fatBinC_Wrapper_t __fatDeviceText "

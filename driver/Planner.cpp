@@ -165,7 +165,8 @@ private:
                  const std::string &source, const std::string &cubinBase,
                  std::vector<std::pair<Target, std::string>> &images);
   std::string planBundle(std::vector<std::pair<Target, std::string>> images,
-                         const std::string &output, const std::string &source);
+                         const std::string &output, const std::string &source,
+                         const std::string &embeddedText = "");
   void planHostObject(const Unit &unit, const HostSide &host,
                       const std::vector<std::string> &deviceCode);
   bool planLinking(std::string &error);
@@ -751,9 +752,12 @@ void Planner::planPtxas(const TargetPair &pair, const std::string &ptx,
 }
 
 // The bundle job, in nvcc's container order: cubins first, then PTX.
+// With `embeddedText`, the bundle also writes the fat binary as the C text
+// the toolkit's link.stub includes (a device link's).
 std::string Planner::planBundle(std::vector<std::pair<Target, std::string>> images,
                                 const std::string &output,
-                                const std::string &source) {
+                                const std::string &source,
+                                const std::string &embeddedText) {
   std::stable_partition(images.begin(), images.end(),
                         [](const auto &image) { return !image.first.isVirtual; });
   InternalCommand cmd(t, "bundle");
@@ -769,6 +773,10 @@ std::string Planner::planBundle(std::vector<std::pair<Target, std::string>> imag
   std::string jit = offload::jitOptions(ptxasOptions(o));
   if (ptx && !jit.empty()) cmd.value("-ptx-options", jit);
   job.outputs = {output};
+  if (!embeddedText.empty()) {
+    cmd.value("-embedded-fatbin", embeddedText);
+    job.outputs.push_back(embeddedText);
+  }
   job.command = cmd.value("-o", output).argv;
   job.inProcess = true;
   graph.add(job);
@@ -813,10 +821,9 @@ bool Planner::planLinking(std::string &error) {
     if (!graph.producerOf(input)) existing.push_back(input);
   bool needed = o.phase == Phase::DeviceLink || rdcUnits;
   // Which kind of relocatable device code existing objects hold (nvcc's or
-  // -dlto's bitcode) is for the scan to say.
+  // -dlto's bitcode) is for the scan to say; without them, -dlto says.
   if (o.libs.empty() && existing.empty())
-    return finishLinking(needed, bitcodeRdc || (o.deviceLto && !rdcUnits),
-                         o.targets, error);
+    return finishLinking(needed, o.deviceLto, o.targets, error);
   std::string manifest = temp("a_dlink", ".scan");
   InternalCommand cmd(t, "scan-device-code");
   for (const std::string &dir : o.libDirs) cmd.value("-L", dir);
@@ -879,14 +886,17 @@ bool Planner::afterScan(const std::string &manifest, std::string &error) {
       if (std::optional<Target> c = parseTarget(code))
         add(targets, *virtualArch, *c);
   }
-  bool bitcode = images || bitcodeRdc;
-  if (bitcode && (relfatbins || (rdcUnits && !bitcodeRdc))) {
+  // Bitcode from the scanned inputs or this run's units, nvcc's format from
+  // either; without any, -dlto decides.
+  bool bitcodeCode = images || bitcodeRdc;
+  bool nvccCode = relfatbins || (rdcUnits && !bitcodeRdc);
+  if (bitcodeCode && nvccCode) {
     error = "cannot device-link relocatable device code compiled with -dlto "
             "(LLVM bitcode) together with nvcc's (compiled without -dlto): "
             "compile every unit of the link the same way";
     return false;
   }
-  if (!bitcode && !relfatbins && o.deviceLto && !rdcUnits) bitcode = true;
+  bool bitcode = bitcodeCode || (!nvccCode && o.deviceLto);
   bool needed = o.phase == Phase::DeviceLink || rdcUnits || images || relfatbins;
   return finishLinking(needed, bitcode,
                        o.targetsGiven || rdcUnits ? o.targets
@@ -1005,20 +1015,9 @@ bool Planner::planNvlink(const std::vector<TargetPair> &linkTargets,
     if (!job.outputs.empty()) graph.add(job);
     first = false;
   }
-  std::string fatbin = temp("a_dlink", ".fatbin");
   std::string fatbinC = temp("a_dlink", ".fatbin.c");
-  InternalCommand bundle(t, "bundle");
-  Job pack{JobKind::Bundle};
-  pack.source = source;
-  for (const auto &[target, file] : images) {
-    bundle.value("-image", target.str() + "," + file);
-    pack.inputs.push_back(file);
-  }
-  pack.outputs = {fatbin, fatbinC};
-  pack.command =
-      bundle.value("-embedded-fatbin", fatbinC).value("-o", fatbin).argv;
-  pack.inProcess = true;
-  graph.add(pack);
+  std::string fatbin =
+      planBundle(images, temp("a_dlink", ".fatbin"), source, fatbinC);
 
   dlinkObject = o.phase == Phase::DeviceLink ? finalOr("a_dlink.o")
                                              : temp("a_dlink", ".o");
@@ -1117,6 +1116,10 @@ std::unique_ptr<InputProbe> fileSystemProbe() {
 
 bool isBuildInput(const Options &o, const std::string &path) {
   return classify(o, path) != InputKind::Unknown;
+}
+
+bool isCudaSource(const Options &o, const std::string &path) {
+  return classify(o, path) == InputKind::Cuda;
 }
 
 bool planGraph(const Options &options, const Toolkit &toolkit,

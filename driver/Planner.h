@@ -32,6 +32,9 @@ std::unique_ptr<InputProbe> fileSystemProbe();
 // library, or any source under -x), rather than not knowing what it is.
 bool isBuildInput(const Options &options, const std::string &path);
 
+// Whether mycc compiles `path` as CUDA (a .cu, or any source under -x cu).
+bool isCudaSource(const Options &options, const std::string &path);
+
 // Builds the graph. `tempDir` is where intermediate files go (the keep
 // directory with --keep). False with a one-line `error` for inputs or option
 // combinations that cannot be planned. A link of existing objects or -l

@@ -1,7 +1,7 @@
 #include "Toolkit.h"
 
-#include <algorithm>
 #include "Options.h"
+#include "Planner.h"
 #include "RunProgram.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -14,6 +14,7 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <regex>
 
 namespace mycc::driver {
@@ -201,10 +202,8 @@ bool discoverToolkit(const Options &o, const std::string &self, Toolkit &t,
   // Only device sides search it: a link or device link does not ask the
   // host compiler (a process) for it.
   bool cudaSources =
-      (o.language && *o.language == "cu") ||
-      std::any_of(o.inputs.begin(), o.inputs.end(), [](const std::string &in) {
-        return llvm::StringRef(in).ends_with(".cu");
-      });
+      std::any_of(o.inputs.begin(), o.inputs.end(),
+                  [&](const std::string &in) { return isCudaSource(o, in); });
   if (t.hostCompilerPipeline && cudaSources)
     t.hostCompilerIncludeDir = hostCompilerIncludeDir(t.hostCompiler);
   t.self = self;

@@ -832,18 +832,10 @@ private:
 // LLVM's assembler both read) by which the device link finds them. The
 // wrapper is local to the object: the unit's table refers to it by name.
 std::string embeddedDeviceCode(const LoweringOptions &options) {
-  auto quoted = [](const std::string &path) {
-    std::string out;
-    for (char c : path) {
-      if (c == '"' || c == '\\') out += "\\\\\\";
-      out += c;
-    }
-    return "\\\"" + out + "\\\"";
-  };
   std::string asmText;
   if (!options.fatbin.empty())
     asmText = ".pushsection .nv_fatbin,\\\"a\\\",@progbits\\n.balign 8\\n"
-              ".L__mycc_fatbin_data:\\n.incbin " + quoted(options.fatbin) +
+              ".L__mycc_fatbin_data:\\n.incbin " + asmFileNameInC(options.fatbin) +
               "\\n.popsection\\n.pushsection .nvFatBinSegment,\\\"aw\\\",@progbits\\n"
               ".balign 8\\n" + std::string(kFatbinWrapperSymbol) +
               ":\\n.long 0x466243b1\\n.long 1\\n.quad .L__mycc_fatbin_data\\n"
@@ -856,7 +848,7 @@ std::string embeddedDeviceCode(const LoweringOptions &options) {
                           options.unitId;
     asmText = ".pushsection __nv_relfatbin,\\\"a\\\",@progbits\\n.balign 8\\n"
               ".L__mycc_relfatbin_data:\\n.incbin " +
-              quoted(options.relfatbin) +
+              asmFileNameInC(options.relfatbin) +
               "\\n.popsection\\n.pushsection .nvFatBinSegment,\\\"aw\\\",@progbits\\n"
               ".balign 8\\n.globl " + wrapper + "\\n.type " + wrapper +
               ",@object\\n.size " + wrapper + ",24\\n" + wrapper +
@@ -868,7 +860,7 @@ std::string embeddedDeviceCode(const LoweringOptions &options) {
               std::to_string(llvm::ELF::SHT_LLVM_OFFLOADING) +
               "\\n.balign 8\\n";
     for (const std::string &image : options.rdcImages)
-      asmText += ".incbin " + quoted(image) + "\\n";
+      asmText += ".incbin " + asmFileNameInC(image) + "\\n";
     asmText += ".popsection\\n";
   }
   if (asmText.empty()) return {};
@@ -1105,6 +1097,15 @@ bool lowerHostUnit(clang::CompilerInstance &instance,
   if (!lowerWithRecovery(instance, sourceName, options, out)) return false;
   if (options.forHostCompiler) out.text = forHostCompiler(spelling, out.text);
   return true;
+}
+
+std::string asmFileNameInC(const std::string &path) {
+  std::string out;
+  for (char c : path) {
+    if (c == '"' || c == '\\') out += "\\\\\\";
+    out += c;
+  }
+  return "\\\"" + out + "\\\"";
 }
 
 std::string deviceLinkUnit(const std::vector<std::string> &unitIds,

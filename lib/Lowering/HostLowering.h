@@ -70,6 +70,11 @@ bool lowerHostUnit(clang::CompilerInstance &instance,
                    const std::string &sourceName,
                    const LoweringOptions &options, LoweredUnit &out);
 
+// `path` as the quoted file name of an assembler directive (.incbin) in
+// file-scope asm, that is inside a C string literal: \"path\", its quotes
+// and backslashes escaped for the assembler and for C.
+std::string asmFileNameInC(const std::string &path);
+
 // The name of the symbol the rewritten unit expects the host object to define:
 // the fat binary wrapper (__fatBinC_Wrapper_t).
 constexpr const char *kFatbinWrapperSymbol = "__mycc_fatbin_wrapper";

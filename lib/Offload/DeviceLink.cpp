@@ -20,6 +20,18 @@ constexpr const char *kVirtual = "mycc.virtual";
 constexpr const char *kCodes = "mycc.codes";
 constexpr const char *kFeatures = "mycc.features";
 
+// An object or archive mapped for reading; null, with `error`, if it cannot be.
+std::unique_ptr<llvm::MemoryBuffer> openInput(const std::string &path,
+                                              std::string &error) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer) {
+    error = "cannot read " + path + ": " + buffer.getError().message();
+    return nullptr;
+  }
+  return std::move(*buffer);
+}
+
 } // namespace
 
 std::string packRelocatableImage(const RelocatableImage &image) {
@@ -47,15 +59,11 @@ std::string packRelocatableImage(const RelocatableImage &image) {
 bool readRelocatableImages(const std::string &path,
                            std::vector<RelocatableImage> &out,
                            std::string &error) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!buffer) {
-    error = "cannot read " + path + ": " + buffer.getError().message();
-    return false;
-  }
+  std::unique_ptr<llvm::MemoryBuffer> buffer = openInput(path, error);
+  if (!buffer) return false;
   llvm::SmallVector<llvm::object::OffloadFile> binaries;
   if (llvm::Error e = llvm::object::extractOffloadBinaries(
-          (*buffer)->getMemBufferRef(), binaries)) {
+          buffer->getMemBufferRef(), binaries)) {
     error = "cannot read the device code in " + path + ": " +
             llvm::toString(std::move(e));
     return false;
@@ -148,14 +156,10 @@ bool relocatableFatbinsOf(const llvm::object::ObjectFile &object,
 bool readRelocatableFatbins(const std::string &path,
                             std::vector<RelocatableFatbin> &out,
                             std::string &error) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!buffer) {
-    error = "cannot read " + path + ": " + buffer.getError().message();
-    return false;
-  }
+  std::unique_ptr<llvm::MemoryBuffer> buffer = openInput(path, error);
+  if (!buffer) return false;
   llvm::Expected<std::unique_ptr<llvm::object::Binary>> binary =
-      llvm::object::createBinary((*buffer)->getMemBufferRef());
+      llvm::object::createBinary(buffer->getMemBufferRef());
   if (!binary) { // not an object (a linker script, a shared library stub...)
     llvm::consumeError(binary.takeError());
     return true;
