@@ -428,7 +428,11 @@ bool linkStubObject(const ToolArgs &args, llvm::raw_ostream &diag,
   if (!require(args, "-o", error) || !require(args, "-fatbin-c", error) ||
       !require(args, "-register", error))
     return false;
-  auto quoted = [](const std::string &path) {
+  // Absolute: link.stub includes them, and a relative name would be looked
+  // up beside link.stub, not in the working directory (--keep-dir kd).
+  auto quoted = [](const std::string &file) {
+    llvm::SmallString<256> path(file);
+    llvm::sys::fs::make_absolute(path);
     std::string out = "\"";
     for (char c : path) {
       if (c == '"' || c == '\\') out += '\\';
