@@ -971,6 +971,12 @@ bool Planner::planDeviceLink(const std::vector<TargetPair> &linkTargets,
 // device link of a small program faster than nvcc's (docs/performance.md).
 bool Planner::planNvlink(const std::vector<TargetPair> &linkTargets,
                          std::string &error) {
+  if (t.linkStub.empty()) {
+    error = "the CUDA toolkit at '" + t.cudaPath +
+            "' has no bin/crt/link.stub, which a device link needs (set "
+            "--cuda-path or CUDA_PATH to a complete toolkit)";
+    return false;
+  }
   std::string source = joined(cuInputs.empty() ? deviceLinkInputs : cuInputs);
   std::string reg = temp("a_dlink", ".reg.c");
   std::vector<Target> codes;

@@ -183,6 +183,31 @@ std::string hostCompilerIncludeDir(const std::string &compiler) {
   return dir;
 }
 
+// A file of the toolkit's own tree, such as bin/crt/link.stub. A prefix may
+// only mirror a toolkit (/usr/local with bin/nvcc a wrapper script and
+// include/ symlinks into /usr/local/cuda-13.0), so where the prefix lacks
+// the file, the toolkit the headers really live in is asked: the directory
+// above the real include/ of cuda_runtime.h (above targets/<triple>/ where
+// the headers live there). Empty if none has it.
+std::string toolkitFile(const std::string &cudaPath, llvm::StringRef relative) {
+  std::vector<std::string> roots = {cudaPath};
+  llvm::SmallString<256> header;
+  if (!llvm::sys::fs::real_path(cudaPath + "/include/cuda_runtime.h", header)) {
+    llvm::StringRef root =
+        llvm::sys::path::parent_path(llvm::sys::path::parent_path(header));
+    roots.push_back(root.str());
+    llvm::StringRef above = llvm::sys::path::parent_path(root);
+    if (llvm::sys::path::filename(above) == "targets")
+      roots.push_back(llvm::sys::path::parent_path(above).str());
+  }
+  for (const std::string &root : roots) {
+    llvm::SmallString<256> path(root);
+    llvm::sys::path::append(path, relative);
+    if (llvm::sys::fs::exists(path)) return std::string(path);
+  }
+  return {};
+}
+
 } // namespace
 
 bool discoverToolkit(const Options &o, const std::string &self, Toolkit &t,
@@ -195,7 +220,7 @@ bool discoverToolkit(const Options &o, const std::string &self, Toolkit &t,
   }
   t.ptxas = t.cudaPath + "/bin/ptxas";
   t.nvlink = t.cudaPath + "/bin/nvlink";
-  t.linkStub = t.cudaPath + "/bin/crt/link.stub";
+  t.linkStub = toolkitFile(t.cudaPath, "bin/crt/link.stub");
   std::string request = hostCompilerRequest(o);
   t.hostCompiler = hostCompilerOf(request);
   t.hostCompilerPipeline = !o.hostInProcess;
