@@ -33,7 +33,8 @@ const char *const kValued[] = {"-o",     "-arch",  "-ptx-target", "-source",
                                "-rdc-image", "-unit", "-ir", "-split",
                                "-L",     "-l", "-ptx-options", "-relfatbin",
                                "-embedded-fatbin", "-link-stub", "-fatbin-c",
-                               "-register"};
+                               "-register", "-compress-ptx", "-compress-elf",
+                               "-ident"};
 
 bool isValued(llvm::StringRef option) {
   return std::find(std::begin(kValued), std::end(kValued), option) !=
@@ -241,9 +242,37 @@ std::string embeddedFatbinText(const std::string &fatbinFile,
          "(void**)__cudaPrelinkedFatbins }; }\n";
 }
 
+// -compress-ptx/-compress-elf: zstd-<level> or lz4.
+bool compressionScheme(const ToolArgs &args, const char *option,
+                       FatbinImage &image, std::string &error) {
+  std::string scheme = args.get(option);
+  if (scheme.empty()) return true;
+  llvm::StringRef levelText = scheme;
+  unsigned level = 0;
+  if (scheme == "lz4") {
+    image.compressAs = FatbinImage::Compression::Lz4;
+  } else if (levelText.consume_front("zstd-") &&
+             !levelText.getAsInteger(10, level) && level >= 1 && level <= 22) {
+    image.compressAs = FatbinImage::Compression::Zstd;
+    image.compressLevel = int(level);
+  } else {
+    error = std::string("-cc1 bundle: ") + option +
+            " takes zstd-<1..22> or lz4, not '" + scheme + "'";
+    return false;
+  }
+  return true;
+}
+
 // -image sm_90,<file>: nvcc's container order is the order given.
 bool bundle(const ToolArgs &args, llvm::raw_ostream &, std::string &error) {
   if (!require(args, "-o", error)) return false;
+  if ((!args.get("-compress-ptx").empty() ||
+       !args.get("-compress-elf").empty()) &&
+      !fatbinCanCompress()) {
+    error = "this build of mycc cannot compress fat binaries (built without "
+            "liblz4/libzstd); use -no-compress";
+    return false;
+  }
   std::vector<FatbinImage> images;
   for (const std::string &spec : args.all("-image")) {
     auto [name, file] = llvm::StringRef(spec).split(',');
@@ -257,6 +286,12 @@ bool bundle(const ToolArgs &args, llvm::raw_ostream &, std::string &error) {
     image.arch = target->arch;
     if (!readFile(file.str(), image.payload, error)) return false;
     if (target->isVirtual) image.options = args.get("-ptx-options");
+    image.debug = args.has("-debug");
+    image.ident = args.get("-ident");
+    if (!compressionScheme(args, target->isVirtual ? "-compress-ptx"
+                                                   : "-compress-elf",
+                           image, error))
+      return false;
     images.push_back(std::move(image));
   }
   std::vector<uint8_t> fatbin = writeFatbin(images);

@@ -214,6 +214,16 @@ const Spec kSpecs[] = {
    "<path>", "The archiver -lib runs (default: the host compiler's ar)."},
   {"-Xnvlink", "--nvlink-options", "nvlink-options", Kind::Value, Group::Passthrough,
    "<options>,...", "Options for nvlink, the device linker.", false, Split::CommasAndSpaces},
+  {"-Xfatbin", "--fatbin-options", "fatbin-options", Kind::Value, Group::Passthrough,
+   "<options>,...", "Options for nvcc's fatbinary: -compress-all, -compress=true|false, "
+   "-compress-mode=<mode> and -g take effect (mycc writes fat binaries itself).", false,
+   Split::CommasAndSpaces},
+  {"-compress-mode", "--compress-mode", "compress-mode", Kind::Value, Group::Files,
+   "{default|size|speed|balance|none}",
+   "Fat binary compression: PTX zstd-compressed by default; size: cubins too, harder; "
+   "speed: LZ4; none: nothing compressed."},
+  {"-no-compress", "--no-compress", "no-compress", Kind::Flag, Group::Files, "",
+   "Do not compress device code in the fat binary."},
   {"-Xcudafe", "--cudafe-options", "cudafe-options", Kind::Value, Group::Passthrough,
    "<options>,...", "Options for nvcc's front end: -w (--no_warnings) and --error_limit=N "
    "take effect, all others (--diag_suppress=..., ...) are accepted and ignored.", false,
@@ -352,14 +362,13 @@ const char *const kUnsupportedNvcc[][2] = {
   {"-src-in-ptx", "--source-in-ptx"},
   {"-Wext-lambda-captures-this", "--Wext-lambda-captures-this"},
   {"-ewp", "--extensible-whole-program"},
-  {"-no-compress", "--no-compress"}, {"-qpp-config", "--qpp-config"},
+  {"-qpp-config", "--qpp-config"},
   {"-astoolspatch", "--compile-as-tools-patch"}, {"-err-no", "--display-error-number"},
   {"-no-err-no", "--no-display-error-number"},
   {"-hls", "--host-linker-script"}, {"-aug-hls", "--augment-host-linker-script"},
   {"-r", "--relocatable-link"}, {"-brief-diag", "--brief-diagnostics"},
   {"-jtd", "--jump-table-density"}, {"-reloc-ptx", "--relocatable-ptx"},
   {"-device-stack-protector", "--device-stack-protector"},
-  {"-compress-mode", "--compress-mode"},
   {"-sanitize", "--sanitize"},
 };
 // clang-format on
@@ -374,6 +383,7 @@ const char *const kWerrorKinds[] = {
 const char *const kStdValues[] = {"c++03", "c++11", "c++14", "c++17", "c++20"};
 const char *const kLanguages[] = {"c", "c++", "cu"};
 const char *const kCudartValues[] = {"none", "shared", "static"};
+const char *const kCompressModes[] = {"default", "size", "speed", "balance", "none"};
 
 // The spelling a message names an option by: nvcc's short form if it has one.
 std::string displayName(const Spec &spec) {
@@ -735,7 +745,7 @@ std::string normalise(const std::vector<std::string> &args, Normalised &out) {
 struct Raw {
   std::vector<std::string> phase, output, preInclude, library, macro, includePath,
       systemInclude, libraryPath, ccbin, cudart, cudaPath, optimize, language, std,
-      xcompiler, xptxas, xlinker, xnvlink, xarchive, archiver, xcudafe, cudadevrt, arch, code, gencode, keepDir, werror, rdc,
+      xcompiler, xptxas, xlinker, xnvlink, xarchive, xfatbin, compressMode, archiver, xcudafe, cudadevrt, arch, code, gencode, keepDir, werror, rdc,
       threads, time, splitCompile, ftz, precDiv, precSqrt, fmad, maxrregcount,
       diagSuppress, diagError, diagWarn, templateDepth, templateBacktraceLimit,
       defaultStream, machine, randomSeed, inputs;
@@ -748,6 +758,7 @@ struct Raw {
   int shared = 0, deviceDebug = 0, noDeprecatedGpuTargets = 0,
       forwardToCompiler = 0, forwardToLinker = 0, run = 0, jobserver = 0,
       allowUnsupportedCompiler = 0, hostInProcess = 0;
+  int noCompress = 0;
   int dlto = 0, genOptLto = 0, warnDefaultStream = 0, warnLaunchBounds = 0;
   int useFastMath = 0, resourceUsage = 0, restrict = 0, extraVectorization = 0,
       noDeprecatedDeclarations = 0;
@@ -832,6 +843,10 @@ std::string runCli11(const Normalised &normalised, Raw &raw) {
   list("cudafe-options", raw.xcudafe);
   list("nvlink-options", raw.xnvlink);
   list("archive-options", raw.xarchive);
+  list("fatbin-options", raw.xfatbin);
+  list("compress-mode", raw.compressMode)
+      ->check(oneOf("-compress-mode", toVector(kCompressModes)));
+  app.add_flag("--no-compress", raw.noCompress);
   list("archiver-binary", raw.archiver);
   list("cudadevrt", raw.cudadevrt)->check(oneOf("-cudadevrt", {"none", "static"}));
   app.add_flag("--dlink-time-opt", raw.dlto);
@@ -1378,6 +1393,68 @@ std::string phaseOptions(const Raw &raw, Options &o) {
 }
 
 // Driver behaviour, informational requests and warnings.
+Options::CompressMode compressModeOf(const std::string &name) {
+  using M = Options::CompressMode;
+  return name == "size"    ? M::Size
+         : name == "speed"   ? M::Speed
+         : name == "balance" ? M::Balance
+         : name == "none"    ? M::None
+                             : M::Default;
+}
+
+// -compress-mode, -no-compress and -Xfatbin, combined as on nvcc's fatbinary
+// command line (measured with nvcc 13.0 --dryrun): the -Xfatbin options
+// first, then nvcc's -compress=false (for -no-compress) and
+// --compress-mode; the last value of each wins, and compression off wins
+// over any mode.
+std::string fatbinOptions(const Raw &raw, Options &o,
+                          std::vector<std::string> &warnings) {
+  bool compress = true;
+  std::optional<std::string> mode;
+  const std::vector<std::string> &x = raw.xfatbin;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const std::string &item = x[i];
+    std::size_t eq = item.find('=');
+    bool hasValue = eq != std::string::npos;
+    std::string name = item.substr(0, eq);
+    std::string bare = name.substr(std::min(name.find_first_not_of('-'), name.size()));
+    auto takeValue = [&]() -> std::optional<std::string> {
+      if (hasValue) return item.substr(eq + 1);
+      if (i + 1 < x.size()) return x[++i];
+      return std::nullopt;
+    };
+    if (bare == "compress-all" && !hasValue) {
+      o.compressAll = true;
+    } else if ((bare == "g" || bare == "debug") && !hasValue) {
+      o.fatbinDebug = true;
+    } else if (bare == "64" && !hasValue) {
+      // the only width mycc builds for
+    } else if (bare == "compress") {
+      std::optional<std::string> v = takeValue();
+      if (!v || (*v != "true" && *v != "false"))
+        return "-Xfatbin " + name + " expects true or false";
+      compress = *v == "true";
+    } else if (bare == "compress-mode") {
+      std::optional<std::string> v = takeValue();
+      if (!v || std::find(std::begin(kCompressModes), std::end(kCompressModes),
+                          *v) == std::end(kCompressModes))
+        return "-Xfatbin " + name +
+               " expects one of default, size, speed, balance, none";
+      mode = *v;
+    } else {
+      return "fatbinary option '" + item +
+             "' (given with -Xfatbin) is not supported by mycc; it supports "
+             "-compress-all, -compress=true|false, -compress-mode=<mode>, -g";
+    }
+  }
+  if (auto v = lastValue(raw.compressMode, "compress-mode", warnings)) mode = *v;
+  if (raw.noCompress > 0) compress = false;
+  o.compressMode = !compress ? Options::CompressMode::None
+                   : mode    ? compressModeOf(*mode)
+                             : Options::CompressMode::Default;
+  return {};
+}
+
 std::string driverOptions(const Raw &raw, Options &o,
                           std::vector<std::string> &warnings) {
   o.keep = raw.keep > 0;
@@ -1517,6 +1594,8 @@ std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &w
   o.xlinker = raw.xlinker;
   o.xnvlink = raw.xnvlink;
   o.xarchive = raw.xarchive;
+  if (std::string error = fatbinOptions(raw, o, warnings); !error.empty())
+    return error;
   if (auto v = lastValue(raw.archiver, "archiver-binary", warnings))
     o.archiver = *v;
   if (auto v = lastValue(raw.cudadevrt, "cudadevrt", warnings))

@@ -101,6 +101,15 @@ struct Options {
   std::string archiver; // -arbin / --archiver-binary; empty: the host
                         // compiler's ar
   bool cudadevrt = true; // -cudadevrt static (default) / none
+  // Fat binary compression, as nvcc 13's fatbinary does it: -compress-mode,
+  // -no-compress, and fatbinary's own options given with -Xfatbin
+  // (-compress-all, -compress=true|false, -compress-mode, -g). Which images
+  // get compressed is the planner's (docs/options.md, "Fat binary
+  // compression").
+  enum class CompressMode { Default, Size, Speed, Balance, None };
+  CompressMode compressMode = CompressMode::Default; // None: no compression
+  bool compressAll = false; // -Xfatbin -compress-all: cubins too
+  bool fatbinDebug = false; // -Xfatbin -g: images marked debug
   // -Xcudafe, split on commas as the others: nvcc's front-end options. The
   // few with a Clang meaning set noWarnings and errorLimit; the rest are
   // accepted and ignored (nvcc's diagnostic numbers name no Clang warning).

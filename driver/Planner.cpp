@@ -164,9 +164,11 @@ private:
   void planPtxas(const TargetPair &pair, const std::string &ptx,
                  const std::string &source, const std::string &cubinBase,
                  std::vector<std::pair<Target, std::string>> &images);
+  // `linked`: a device link's images (nvcc leaves their cubins
+  // uncompressed); else one unit's.
   std::string planBundle(std::vector<std::pair<Target, std::string>> images,
                          const std::string &output, const std::string &source,
-                         const std::string &embeddedText = "");
+                         bool linked, const std::string &embeddedText = "");
   void planHostObject(const Unit &unit, const HostSide &host,
                       const std::vector<std::string> &deviceCode);
   bool planLinking(std::string &error);
@@ -721,7 +723,7 @@ bool Planner::planDeviceSide(const Unit &unit,
                                   o.phase == Phase::Fatbin
                                       ? finalOr(unit.base + ".fatbin")
                                       : temp(unit.tempBase, ".fatbin"),
-                                  unit.input));
+                                  unit.input, /*linked=*/false));
   return true;
 }
 
@@ -754,9 +756,28 @@ void Planner::planPtxas(const TargetPair &pair, const std::string &ptx,
 // The bundle job, in nvcc's container order: cubins first, then PTX.
 // With `embeddedText`, the bundle also writes the fat binary as the C text
 // the toolkit's link.stub includes (a device link's).
+// How nvcc 13's fatbinary compresses (measured, docs/options.md "Fat binary
+// compression"): PTX always; cubins with -compress-mode=size, -Xfatbin
+// -compress-all, -G (debug images) and in a relocatable object's fat
+// binary, not in a device link's. zstd level 5 gives fatbinary's sizes for
+// default and balance (the same in 13.0), 19 comes close to size's; speed
+// is LZ4.
+static void compressionOptions(const Options &o, bool relocatable, bool linked,
+                               bool ptx, bool cubins, InternalCommand &cmd) {
+  using M = Options::CompressMode;
+  if (o.compressMode == M::None) return;
+  std::string scheme = o.compressMode == M::Speed  ? "lz4"
+                       : o.compressMode == M::Size ? "zstd-19"
+                                                   : "zstd-5";
+  if (ptx) cmd.value("-compress-ptx", scheme);
+  if (cubins && (o.compressMode == M::Size || o.compressAll || o.deviceDebug ||
+                 o.fatbinDebug || (relocatable && !linked)))
+    cmd.value("-compress-elf", scheme);
+}
+
 std::string Planner::planBundle(std::vector<std::pair<Target, std::string>> images,
                                 const std::string &output,
-                                const std::string &source,
+                                const std::string &source, bool linked,
                                 const std::string &embeddedText) {
   std::stable_partition(images.begin(), images.end(),
                         [](const auto &image) { return !image.first.isVirtual; });
@@ -772,6 +793,11 @@ std::string Planner::planBundle(std::vector<std::pair<Target, std::string>> imag
   // The PTX carries the ptxas options for the driver's JIT, as nvcc's does.
   std::string jit = offload::jitOptions(ptxasOptions(o));
   if (ptx && !jit.empty()) cmd.value("-ptx-options", jit);
+  bool cubins = std::any_of(images.begin(), images.end(),
+                            [](const auto &image) { return !image.first.isVirtual; });
+  compressionOptions(o, rdcObject && !bitcodeRdc, linked, ptx, cubins, cmd);
+  // -G's images are marked debug and named by their source, as nvcc's.
+  if (o.deviceDebug || o.fatbinDebug) cmd.flag("-debug").value("-ident", source);
   job.outputs = {output};
   if (!embeddedText.empty()) {
     cmd.value("-embedded-fatbin", embeddedText);
@@ -938,7 +964,8 @@ bool Planner::planDeviceLink(const std::vector<TargetPair> &linkTargets,
     graph.add(job);
     planPtxas(pair, ptx, source, "a_dlink", images);
   }
-  std::string fatbin = planBundle(images, temp("a_dlink", ".fatbin"), source);
+  std::string fatbin =
+      planBundle(images, temp("a_dlink", ".fatbin"), source, /*linked=*/true);
   dlinkObject = o.phase == Phase::DeviceLink ? finalOr("a_dlink.o")
                                              : temp("a_dlink", ".o");
   std::vector<std::string> cc1;
@@ -1023,7 +1050,8 @@ bool Planner::planNvlink(const std::vector<TargetPair> &linkTargets,
   }
   std::string fatbinC = temp("a_dlink", ".fatbin.c");
   std::string fatbin =
-      planBundle(images, temp("a_dlink", ".fatbin"), source, fatbinC);
+      planBundle(images, temp("a_dlink", ".fatbin"), source, /*linked=*/true,
+                 fatbinC);
 
   dlinkObject = o.phase == Phase::DeviceLink ? finalOr("a_dlink.o")
                                              : temp("a_dlink", ".o");

@@ -347,11 +347,7 @@ std::vector<uint8_t> withoutCubins(const std::vector<FatbinImage> &images,
   for (const FatbinImage &image : images) {
     if (image.kind == ImageKind::Elf)
       continue;
-    if (image.compression != FatbinImage::Compression::None) {
-      why = "its " + kindWord(image.kind) + " " + image.arch.str() +
-            " image is stored compressed";
-      return {};
-    }
+    // Compressed images are kept as stored: the driver decodes them.
     anyPtx |= image.kind == ImageKind::Ptx;
     kept.push_back(image);
   }
@@ -772,9 +768,10 @@ std::string jitThroughCache(Module &m, unsigned sm,
   if (!read || selection.index >= read.images.size() ||
       read.images[selection.index].kind != ImageKind::Ptx)
     return "JIT cache not used: the PTX image cannot be read";
-  const FatbinImage &ptx = read.images[selection.index];
-  if (ptx.compression != FatbinImage::Compression::None)
-    return "JIT cache not used: the PTX is stored compressed";
+  FatbinImage &ptx = read.images[selection.index];
+  std::string undecoded;
+  if (!decompressImage(ptx, undecoded))
+    return "JIT cache not used: " + undecoded;
   if (ptx.debug)
     return "JIT cache not used: debug PTX";
   JitOptions options;

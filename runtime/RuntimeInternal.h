@@ -98,8 +98,8 @@ JitEnvironment jitEnvironment(const char *myccForcePtx,
                               const char *cudaDisablePtxJit);
 
 // MYCC_FORCE_PTX / CUDA_FORCE_PTX_JIT: a container holding the images of
-// `images` that are not cubins. Empty, with `why` set, when that is not possible (no PTX, or PTX
-// stored compressed, which this runtime cannot re-encode).
+// `images` that are not cubins (compressed ones kept as stored). Empty, with
+// `why` set, when that is not possible (no PTX).
 std::vector<uint8_t> withoutCubins(const std::vector<FatbinImage> &images,
                                    std::string &why);
 // withoutCubins's `why` for a module without PTX.

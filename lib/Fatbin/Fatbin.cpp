@@ -9,11 +9,15 @@
 #include <string_view>
 #include <tuple>
 
-// The runtime compiles this file without MYCC_FATBIN_DECOMPRESS and without
-// the compression libraries; the myccFatbin library (driver, tools) sets it.
+// The myccFatbin library (driver, tools) links the compression libraries and
+// sets MYCC_FATBIN_DECOMPRESS; the runtime compiles this file with
+// MYCC_FATBIN_DLOPEN_CODECS instead (decoding only, through the system's
+// shared libraries, loaded when first needed).
 #ifdef MYCC_FATBIN_DECOMPRESS
 #include <lz4.h>
 #include <zstd.h>
+#elif defined(MYCC_FATBIN_DLOPEN_CODECS)
+#include <dlfcn.h>
 #endif
 
 namespace mycc {
@@ -203,10 +207,46 @@ void appendOptionsBlock(std::vector<uint8_t> &header, const std::string &bytes,
   appendPadded(header, bytes, recordedLength);
 }
 
+// The payload as a compressed stream, or nullopt where this build cannot
+// compress (or the library fails, which leaves the entry plain).
+std::optional<std::string> compressPayload(const std::string &payload,
+                                           FatbinImage::Compression scheme,
+                                           int level) {
+#ifdef MYCC_FATBIN_DECOMPRESS
+  std::string stream;
+  if (scheme == FatbinImage::Compression::Zstd) {
+    stream.resize(ZSTD_compressBound(payload.size()));
+    // ZSTD_compress writes a single-segment frame with its content size and
+    // no checksum: what nvcc's fatbinary writes.
+    std::size_t n = ZSTD_compress(stream.data(), stream.size(), payload.data(),
+                                  payload.size(), level);
+    if (ZSTD_isError(n))
+      return std::nullopt;
+    stream.resize(n);
+    return stream;
+  }
+  if (scheme == FatbinImage::Compression::Lz4 && payload.size() < INT_MAX) {
+    stream.resize(LZ4_compressBound(int(payload.size())));
+    int n = LZ4_compress_default(payload.data(), stream.data(),
+                                 int(payload.size()), int(stream.size()));
+    if (n <= 0)
+      return std::nullopt;
+    stream.resize(n);
+    return stream;
+  }
+#else
+  (void)payload, (void)scheme, (void)level;
+#endif
+  return std::nullopt;
+}
+
 void appendEntry(std::vector<uint8_t> &out, const FatbinImage &image) {
   std::string payload = image.payload;
   uint16_t major = image.versionMajor, minor = image.versionMinor;
   bool deriveVersion = major == 0 && minor == 0;
+  // An entry read compressed and not decoded goes back as stored.
+  const bool stored = image.compression != FatbinImage::Compression::None &&
+                      !image.decompressed;
   uint64_t flags = kFlag64Bit | kFlagHostLinux;
   if (image.debug)
     flags |= kFlagDebug;
@@ -224,12 +264,13 @@ void appendEntry(std::vector<uint8_t> &out, const FatbinImage &image) {
 
   switch (image.kind) {
   case ImageKind::Ptx:
-    if (deriveVersion) {
+    if (deriveVersion && !stored) {
       if (auto isa = ptxIsaVersion(payload))
         std::tie(major, minor) = *isa;
     }
     // The driver reads PTX as a C string.
-    payload.push_back('\0');
+    if (!stored)
+      payload.push_back('\0');
     [[fallthrough]];
   case ImageKind::LtoIr:
     // A PTX entry needs the block even when empty: without it the CUDA 13
@@ -238,6 +279,15 @@ void appendEntry(std::vector<uint8_t> &out, const FatbinImage &image) {
     appendOptionsBlock(header, image.options, image.options.size());
     break;
   case ImageKind::Elf: {
+    if (stored) {
+      // The compat copy as read (its leading NUL, then the section).
+      if ((image.flags & kFlagCompatCopy) && !image.options.empty()) {
+        store(header, kOptionsOffset, header.size(), 4);
+        appendOptionsBlock(header, image.options, image.options.size() - 1);
+        flags |= kFlagCompatCopy;
+      }
+      break;
+    }
     auto *data = reinterpret_cast<const uint8_t *>(payload.data());
     if (deriveVersion) {
       major = 1;
@@ -256,6 +306,27 @@ void appendEntry(std::vector<uint8_t> &out, const FatbinImage &image) {
     }
     break;
   }
+  }
+
+  // Compressed: the stream's exact size and the plain payload's (the PTX's
+  // terminating NUL included) are recorded beside the padded size.
+  FatbinImage::Compression scheme = FatbinImage::Compression::None;
+  uint64_t plainSize = 0;
+  if (stored) {
+    scheme = image.compression;
+    plainSize = image.uncompressedSize;
+  } else if (image.compressAs != FatbinImage::Compression::None) {
+    if (std::optional<std::string> stream =
+            compressPayload(payload, image.compressAs, image.compressLevel)) {
+      scheme = image.compressAs;
+      plainSize = payload.size();
+      payload = std::move(*stream);
+    }
+  }
+  if (scheme != FatbinImage::Compression::None) {
+    flags |= scheme == FatbinImage::Compression::Lz4 ? kFlagLz4 : kFlagZstd;
+    store(header, kCompressedSize, payload.size(), 4);
+    store(header, kUncompressedSize, plainSize, 8);
   }
 
   store(header, kKind, uint16_t(image.kind), 2);
@@ -394,10 +465,19 @@ uint64_t readEntry(const uint8_t *entry, uint64_t room, FatbinImage &image,
     return 0;
   }
   if (optionsOffset != 0) {
+    // A cubin's .nv.compat copy is one NUL longer than its recorded length
+    // (appendEntry); it is read whole, so that it can be written back.
+    uint64_t extra = kind == uint16_t(ImageKind::Elf) &&
+                             (flags & kFlagCompatCopy) &&
+                             inBounds(optionsOffset, 8, headerSize) &&
+                             load32(entry + optionsOffset + 4) != 0
+                         ? 1
+                         : 0;
     if (optionsOffset < kEntryFixedSize ||
         !inBounds(optionsOffset, 8, headerSize) ||
         !readHeaderString(entry, headerSize, load32(entry + optionsOffset),
-                          load32(entry + optionsOffset + 4), image.options)) {
+                          load32(entry + optionsOffset + 4) + extra,
+                          image.options)) {
       error = "options block outside the entry header";
       return 0;
     }
@@ -475,7 +555,66 @@ FatbinReadResult readFatbin(const uint8_t *data, std::size_t size,
   return result;
 }
 
+#if defined(MYCC_FATBIN_DECOMPRESS) || defined(MYCC_FATBIN_DLOPEN_CODECS)
+#define MYCC_FATBIN_CAN_DECODE 1
+namespace {
+// The decoders: the linked libraries', or (the runtime's build) those of the
+// system's libzstd.so.1 and liblz4.so.1, loaded once, on first use; a
+// missing library leaves its functions null.
+struct Codecs {
+  std::size_t (*zstdDecompress)(void *, std::size_t, const void *,
+                                std::size_t) = nullptr;
+  unsigned (*zstdIsError)(std::size_t) = nullptr;
+  const char *(*zstdErrorName)(std::size_t) = nullptr;
+  unsigned long long (*zstdContentSize)(const void *, std::size_t) = nullptr;
+  int (*lz4Decompress)(const char *, char *, int, int) = nullptr;
+
+  static const Codecs &get() {
+    static const Codecs codecs = load();
+    return codecs;
+  }
+  static Codecs load() {
+    Codecs c;
+#ifdef MYCC_FATBIN_DECOMPRESS
+    c.zstdDecompress = ZSTD_decompress;
+    c.zstdIsError = ZSTD_isError;
+    c.zstdErrorName = ZSTD_getErrorName;
+    c.zstdContentSize = ZSTD_getFrameContentSize;
+    c.lz4Decompress = LZ4_decompress_safe;
+#else
+    if (void *zstd = dlopen("libzstd.so.1", RTLD_NOW | RTLD_LOCAL)) {
+      c.zstdDecompress = reinterpret_cast<decltype(c.zstdDecompress)>(
+          dlsym(zstd, "ZSTD_decompress"));
+      c.zstdIsError =
+          reinterpret_cast<decltype(c.zstdIsError)>(dlsym(zstd, "ZSTD_isError"));
+      c.zstdErrorName = reinterpret_cast<decltype(c.zstdErrorName)>(
+          dlsym(zstd, "ZSTD_getErrorName"));
+      c.zstdContentSize = reinterpret_cast<decltype(c.zstdContentSize)>(
+          dlsym(zstd, "ZSTD_getFrameContentSize"));
+      if (!c.zstdIsError || !c.zstdErrorName || !c.zstdContentSize)
+        c.zstdDecompress = nullptr;
+    }
+    if (void *lz4 = dlopen("liblz4.so.1", RTLD_NOW | RTLD_LOCAL))
+      c.lz4Decompress = reinterpret_cast<decltype(c.lz4Decompress)>(
+          dlsym(lz4, "LZ4_decompress_safe"));
+#endif
+    return c;
+  }
+};
+constexpr unsigned long long kZstdContentSizeUnknown = 0ULL - 1;
+constexpr unsigned long long kZstdContentSizeError = 0ULL - 2;
+} // namespace
+#endif
+
 bool fatbinCanDecompress() {
+#ifdef MYCC_FATBIN_CAN_DECODE
+  return Codecs::get().zstdDecompress && Codecs::get().lz4Decompress;
+#else
+  return false;
+#endif
+}
+
+bool fatbinCanCompress() {
 #ifdef MYCC_FATBIN_DECOMPRESS
   return true;
 #else
@@ -488,11 +627,20 @@ bool decompressImage(FatbinImage &image, std::string &error) {
   if (image.compression == Compression::None || image.decompressed)
     return true;
   const char *scheme = image.compression == Compression::Lz4 ? "LZ4" : "zstd";
-#ifndef MYCC_FATBIN_DECOMPRESS
+#ifndef MYCC_FATBIN_CAN_DECODE
   error =
       std::string(scheme) + "-compressed payload: this build cannot decompress";
   return false;
 #else
+  const Codecs &codecs = Codecs::get();
+  if (image.compression == Compression::Lz4 ? !codecs.lz4Decompress
+                                            : !codecs.zstdDecompress) {
+    error = std::string(scheme) + "-compressed payload: " +
+            (image.compression == Compression::Lz4 ? "liblz4.so.1"
+                                                   : "libzstd.so.1") +
+            " cannot be loaded";
+    return false;
+  }
   const std::string &stream = image.payload;
   const uint64_t expected = image.uncompressedSize;
   if (image.flags & kFlagEncodedIr) {
@@ -523,23 +671,23 @@ bool decompressImage(FatbinImage &image, std::string &error) {
     if (stream.size() > unsigned(INT_MAX) || expected > unsigned(INT_MAX) ||
         expected > (uint64_t(stream.size()) + 1) * 256)
       return fail("sizes out of range for an LZ4 block");
-    int n = LZ4_decompress_safe(stream.data(), decoded.data(),
-                                int(stream.size()), int(expected));
+    int n = codecs.lz4Decompress(stream.data(), decoded.data(),
+                                 int(stream.size()), int(expected));
     if (n < 0)
       return fail("corrupt LZ4 block");
     if (uint64_t(n) != expected)
       return fail("the block decodes to " + std::to_string(n) + " bytes");
   } else {
     unsigned long long content =
-        ZSTD_getFrameContentSize(stream.data(), stream.size());
-    if (content == ZSTD_CONTENTSIZE_ERROR)
+        codecs.zstdContentSize(stream.data(), stream.size());
+    if (content == kZstdContentSizeError)
       return fail("not a zstd frame");
-    if (content != ZSTD_CONTENTSIZE_UNKNOWN && content != expected)
+    if (content != kZstdContentSizeUnknown && content != expected)
       return fail("the frame declares " + std::to_string(content) + " bytes");
-    std::size_t n = ZSTD_decompress(decoded.data(), decoded.size(),
-                                    stream.data(), stream.size());
-    if (ZSTD_isError(n))
-      return fail(ZSTD_getErrorName(n));
+    std::size_t n = codecs.zstdDecompress(decoded.data(), decoded.size(),
+                                          stream.data(), stream.size());
+    if (codecs.zstdIsError(n))
+      return fail(codecs.zstdErrorName(n));
     if (n != expected)
       return fail("the frame decodes to " + std::to_string(n) + " bytes");
   }

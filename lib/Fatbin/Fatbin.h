@@ -22,9 +22,17 @@ struct FatbinImage {
   std::string options;    // PTX: ptxas options for the driver's JIT
   std::string ident;      // optional identifier (source file name)
   bool debug = false;
-  // Filled in by the reader only.
+  enum class Compression { None, Lz4, Zstd };
+  // Writer: store the payload compressed this way (zstd at `compressLevel`;
+  // LZ4 as a raw block), as nvcc 13's fatbinary does. Only a build with the
+  // compression libraries compresses (fatbinCanCompress); the runtime's copy
+  // stores the payload plain.
+  Compression compressAs = Compression::None;
+  int compressLevel = 0;
+  // Filled in by the reader. An image read compressed and not decoded is
+  // written back as stored (the stream, `uncompressedSize`, the versions read).
   uint64_t flags = 0;
-  enum class Compression { None, Lz4, Zstd } compression = Compression::None;
+  Compression compression = Compression::None;
   uint64_t storedSize = 0; // payload bytes as stored in the container
   uint64_t uncompressedSize = 0; // compressed entries: size once decoded
   // Set once `payload` holds the decoded bytes of a compressed entry
@@ -60,8 +68,14 @@ FatbinReadResult readFatbin(const uint8_t *data, std::size_t size,
 
 // Whether this build of the reader can decode compressed payloads: the
 // tools' and the driver's build links liblz4 and libzstd
-// (MYCC_FATBIN_DECOMPRESS); the runtime's copy is built without them.
+// (MYCC_FATBIN_DECOMPRESS); the runtime's copy is built without them and
+// loads the system's libzstd.so.1 and liblz4.so.1 when it first needs one
+// (MYCC_FATBIN_DLOPEN_CODECS), so programs link no compression library.
 bool fatbinCanDecompress();
+
+// Whether the writer compresses images that ask for it (compressAs): the
+// build that links the compression libraries.
+bool fatbinCanCompress();
 
 // Decodes a compressed payload as read by readFatbin: an LZ4 raw block
 // (LZ4_decompress_safe) or a zstd frame (ZSTD_decompress), which must decode

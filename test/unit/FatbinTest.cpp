@@ -353,10 +353,9 @@ TEST(FatbinRoundTrip, EveryFieldSurvives) {
   EXPECT_EQ(result.images[0].versionMinor, 8);
   EXPECT_EQ(result.images[1].flags, 0x100013u);
   EXPECT_EQ(result.images[2].flags, 0x1200011u);
-  // The .nv.compat copy comes back as stored: the leading NUL, then the
-  // section up to the recorded length.
-  EXPECT_EQ(result.images[2].options,
-            std::string(1, '\0') + kCompat.substr(0, 35));
+  // The .nv.compat copy comes back whole: the leading NUL, then the section
+  // (one byte more than the recorded length).
+  EXPECT_EQ(result.images[2].options, std::string(1, '\0') + kCompat);
   EXPECT_EQ(result.images[3].versionMajor, 9);
   EXPECT_EQ(result.images[3].versionMinor, 0);
   EXPECT_EQ(result.images[5].versionMinor, 65);
@@ -540,6 +539,55 @@ TEST(FatbinReader, CompressedEntriesAreLeftAsStored) {
   EXPECT_NE(readError(bytes), "");
 }
 
+TEST(FatbinWriter, CompressesWhenAsked) {
+  if (!fatbinCanCompress())
+    GTEST_SKIP() << "built without the compression libraries";
+  std::string cubin =
+      makeCubin(8, {{".text.k", std::string(600, 'k')}, {".nv.compat", kCompat}});
+  std::string ptx = std::string(kPtx80) + std::string(900, ' ') + "\n";
+  for (auto scheme :
+       {FatbinImage::Compression::Zstd, FatbinImage::Compression::Lz4}) {
+    SCOPED_TRACE(scheme == FatbinImage::Compression::Zstd ? "zstd" : "lz4");
+    FatbinImage elf = elfImage(100, cubin, ArchSuffix::FamilySpecific);
+    FatbinImage code = ptxImage(80, ptx);
+    code.options = "-O3";
+    for (FatbinImage *image : {&elf, &code}) {
+      image->compressAs = scheme;
+      image->compressLevel = 5;
+    }
+    Bytes out = writeFatbin({elf, code});
+    const std::size_t entry = 0x10;
+    uint64_t flag = scheme == FatbinImage::Compression::Zstd ? 0x8000 : 0x2000;
+    // The compat copy and the versions come from the plain cubin.
+    EXPECT_EQ(u64(out, entry + 0x28), 0x1200011u | flag);
+    EXPECT_EQ(text(out, entry + 0x48, 37), std::string(1, '\0') + kCompat);
+    EXPECT_EQ(u16(out, entry + 0x1A), 1u);
+    EXPECT_EQ(u16(out, entry + 0x18), 8u);
+    EXPECT_EQ(u64(out, entry + 0x38), cubin.size());
+    EXPECT_LT(u32(out, entry + 0x10), cubin.size());
+
+    FatbinReadResult stored = read(out);
+    ASSERT_TRUE(stored) << stored.error;
+    ASSERT_EQ(stored.images.size(), 2u);
+    EXPECT_EQ(stored.images[0].compression, scheme);
+    EXPECT_EQ(stored.images[1].compression, scheme);
+    // PTX: its NUL is part of the compressed bytes.
+    EXPECT_EQ(stored.images[1].uncompressedSize, ptx.size() + 1);
+    EXPECT_EQ(stored.images[1].versionMajor, 9u);
+    EXPECT_EQ(stored.images[1].options, "-O3");
+
+    FatbinReadOptions decode;
+    decode.decompress = true;
+    FatbinReadResult plain = readFatbin(out.data(), out.size(), decode);
+    ASSERT_TRUE(plain) << plain.error;
+    EXPECT_EQ(plain.images[0].payload, cubin);
+    EXPECT_EQ(plain.images[1].payload, ptx);
+
+    // Written back undecoded: the same entries, byte for byte.
+    EXPECT_EQ(writeFatbin(stored.images), out);
+  }
+}
+
 // CUDA 11/12 wrote an empty PTX options block as (offset 0, length 0) in a
 // 0x48-byte header.
 TEST(FatbinReader, AcceptsOlderEmptyOptionsBlock) {
@@ -688,6 +736,40 @@ TEST_F(FatbinaryTool, ReaderAgreesWithFatbinary) {
   EXPECT_EQ(result.images[1].versionMinor, 0);
   EXPECT_EQ(result.images[2].flags, 0x1200011u);
   EXPECT_EQ(result.images[3].flags, 0x100011u);
+}
+
+// fatbinary's default: the PTX zstd-compressed (level 5 gives its sizes),
+// the cubins as they are. The streams may differ; every field around them
+// and the decoded payloads agree.
+TEST_F(FatbinaryTool, CompressedPtxAsFatbinaryWritesIt) {
+  if (!fatbinCanCompress())
+    GTEST_SKIP() << "built without the compression libraries";
+  FatbinReadOptions decode;
+  decode.decompress = true;
+  Bytes theirsBytes = fatbinaryOutput("");
+  FatbinReadResult theirs =
+      readFatbin(theirsBytes.data(), theirsBytes.size(), decode);
+  ASSERT_TRUE(theirs) << theirs.error;
+  std::vector<FatbinImage> images = sameImages();
+  for (FatbinImage &image : images)
+    if (image.kind == ImageKind::Ptx) {
+      image.compressAs = FatbinImage::Compression::Zstd;
+      image.compressLevel = 5;
+    }
+  Bytes oursBytes = writeFatbin(images);
+  FatbinReadResult ours =
+      readFatbin(oursBytes.data(), oursBytes.size(), decode);
+  ASSERT_TRUE(ours) << ours.error;
+  ASSERT_EQ(ours.images.size(), theirs.images.size());
+  for (std::size_t i = 0; i < ours.images.size(); ++i) {
+    SCOPED_TRACE("image " + std::to_string(i));
+    EXPECT_EQ(ours.images[i].flags, theirs.images[i].flags);
+    EXPECT_EQ(ours.images[i].compression, theirs.images[i].compression);
+    EXPECT_EQ(ours.images[i].uncompressedSize, theirs.images[i].uncompressedSize);
+    EXPECT_EQ(ours.images[i].versionMajor, theirs.images[i].versionMajor);
+    EXPECT_EQ(ours.images[i].versionMinor, theirs.images[i].versionMinor);
+    EXPECT_EQ(ours.images[i].payload, theirs.images[i].payload);
+  }
 }
 
 TEST_F(FatbinaryTool, ReaderSeesCompressedEntries) {

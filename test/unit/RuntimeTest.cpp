@@ -373,6 +373,19 @@ TEST(RuntimeLoaded, AgreesWithPtxSelection) {
       << differs;
 }
 
+// withoutCubins's container, read back (the error says why it failed).
+FatbinReadResult withoutCubinsReadBack(const std::vector<FatbinImage> &images) {
+  std::string why;
+  std::vector<uint8_t> out = withoutCubins(images, why);
+  if (out.empty()) {
+    FatbinReadResult failed;
+    failed.error = "withoutCubins: " + why;
+    return failed;
+  }
+  AlignedBytes bytes(out);
+  return readFatbin(bytes.data(), bytes.size);
+}
+
 TEST(RuntimeForcePtx, RemovesCubins) {
   std::vector<FatbinImage> images = {cubin(80), cubin(90), ptx(80)};
   std::string why;
@@ -418,11 +431,27 @@ TEST(RuntimeForcePtx, NeedsPtx) {
   why.clear();
   EXPECT_TRUE(withoutCubins({ptx(80)}, why).empty());
   EXPECT_EQ(why, "it carries no cubin");
-  why.clear();
+}
+
+TEST(RuntimeForcePtx, KeepsCompressedPtxAsStored) {
+  // PTX as read from a container that stores it compressed (the runtime's
+  // writer cannot compress): copied stream and sizes unchanged.
   FatbinImage packed = ptx(80);
   packed.compression = FatbinImage::Compression::Zstd;
-  EXPECT_TRUE(withoutCubins({cubin(90), packed}, why).empty());
-  EXPECT_TRUE(contains(why, "compressed")) << why;
+  packed.payload = std::string("\x28\xb5\x2f\xfd not decoded here", 24);
+  packed.uncompressedSize = 4321;
+  packed.versionMajor = 8;
+  packed.versionMinor = 8;
+  packed.options = "-O3";
+  FatbinReadResult read = withoutCubinsReadBack({cubin(90), packed});
+  ASSERT_TRUE(read) << read.error;
+  ASSERT_EQ(read.images.size(), 1u);
+  EXPECT_EQ(read.images[0].kind, ImageKind::Ptx);
+  EXPECT_EQ(read.images[0].compression, FatbinImage::Compression::Zstd);
+  EXPECT_EQ(read.images[0].payload, packed.payload);
+  EXPECT_EQ(read.images[0].uncompressedSize, 4321u);
+  EXPECT_EQ(read.images[0].versionMajor, 8u);
+  EXPECT_EQ(read.images[0].options, "-O3");
 }
 
 TEST(RuntimeJit, NoteGoesIntoTheReason) {

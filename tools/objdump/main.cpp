@@ -253,7 +253,7 @@ bool extract(const std::string &file, const std::vector<Container> &containers,
 // What MYCC_FORCE_PTX does to a module, as the runtime does it
 // (runtime/Runtime.cpp, withoutCubins): it registers a copy without the
 // cubins, so that only PTX can be chosen; it cannot when the module has no
-// PTX or keeps a compressed non-cubin image, and then selects as usual.
+// PTX, and then selects as usual.
 struct ForcePtx {
   bool cubinsRemoved = false;
   std::string ignoredBecause; // set when it would be ignored with a warning
@@ -268,10 +268,6 @@ ForcePtx forcePtxEffect(const Container &c) {
       continue;
     }
     anyPtx |= image.kind == ImageKind::Ptx;
-    if (image.compression != FatbinImage::Compression::None &&
-        effect.ignoredBecause.empty())
-      effect.ignoredBecause = "its " + kindName(image.kind) + " " +
-                              targetName(image) + " image is stored compressed";
   }
   if (!anyCubin) // nothing to remove
     return ForcePtx();
