@@ -21,6 +21,7 @@ const char *jobKindName(JobKind kind) {
   case JobKind::Link: return "link";
   case JobKind::Archive: return "archive";
   case JobKind::Depfile: return "depfile";
+  case JobKind::Join: return "join";
   }
   return "?";
 }

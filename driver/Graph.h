@@ -37,6 +37,7 @@ enum class JobKind {
   Link,           // objects → executable                     (host compiler)
   Archive,        // objects → static library (-lib)          (ar)
   Depfile,        // dependency rule → -MF / .d file / stdout (in-process)
+  Join,           // -E of a .cu: every side's text → output  (in-process)
 };
 
 // The job kind's name, as -time reports the phase and tests name it.

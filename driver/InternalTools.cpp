@@ -591,6 +591,19 @@ bool publish(const ToolArgs &args, llvm::raw_ostream &, std::string &error) {
   return writeFileAtomic(args.get("-o"), rule, error);
 }
 
+// -E of a .cu: the sides' preprocessed texts, one after the other (each
+// starts with its own line markers), to -o ("-": stdout).
+bool join(const ToolArgs &args, llvm::raw_ostream &, std::string &error) {
+  if (!require(args, "-o", error)) return false;
+  std::string all, text;
+  for (const std::string &input : args.inputs) {
+    if (!readFile(input, text, error)) return false;
+    all += text;
+    if (!all.empty() && all.back() != '\n') all += '\n';
+  }
+  return writeFileAtomic(args.get("-o"), all, error);
+}
+
 using ToolFn = std::function<bool(const ToolArgs &, llvm::raw_ostream &,
                                   std::string &)>;
 
@@ -602,6 +615,7 @@ const std::map<std::string, ToolFn> &tools() {
       {"host-ir", hostIR},                 {"compile-host", compileHost},
       {"scan-device-code", scanDeviceCode}, {"device-link", deviceLink},
       {"device-link-host", deviceLinkHost}, {"publish", publish},
+      {"join", join},
   };
   return table;
 }

@@ -1313,17 +1313,10 @@ std::string buildTargets(const Raw &raw, Options &options,
   return {};
 }
 
-const char *phaseSpelling(const std::string &phase) {
-  for (const Spec &spec : kSpecs)
-    if (spec.group == Group::Phase && phase == spec.fixed)
-      return spec.shortName;
-  return "";
-}
-
 // -M, -MM, -MD, -MMD, -MF, -MT, -MP, as nvcc 13.0 reads them (measured):
 //  - -M/-MM write only the dependencies (a phase of its own); next to another
-//    phase option nvcc silently writes only the dependencies, mycc stops as
-//    it does for any two phases. -M or -MM next to -MD/-MMD: -M/-MM decide.
+//    phase option they win (phaseOptions). -M or -MM next to -MD/-MMD:
+//    -M/-MM decide.
 //  - -MM next to -M, or -MMD next to -MD, in any order: the non-system form.
 //  - -MD/-MMD with -E: an error ("'-MD'/'-MMD' is not supported when '-E' is
 //    also specified").
@@ -1336,10 +1329,6 @@ std::string dependencyOptions(const Raw &raw, Options &o,
            raw.dependencies.end();
   };
   if (given("M") || given("MM")) {
-    if (!raw.phase.empty())
-      return std::string("conflicting phase options '") + (given("M") ? "-M" : "-MM") +
-             "' and '" + phaseSpelling(raw.phase[0]) +
-             "': -M and -MM write only the dependencies (-MD and -MMD compile as well)";
     o.phase = Phase::Dependencies;
     o.depsSystemHeaders = !given("MM");
   } else if (given("MD") || given("MMD")) {
@@ -1360,25 +1349,27 @@ std::string dependencyOptions(const Raw &raw, Options &o,
   return {};
 }
 
-// The phase: any number of the same phase option, but only one phase.
+// The phase. Of several phase options the one that stops earliest wins, in
+// any order, as with nvcc 13.0 (measured with --dryrun): -M/-MM (see
+// dependencyOptions), then -E, -ptx, -cubin, -fatbin, -cuda, -c (-dc),
+// -dlink, -lib. Compiler caches rely on it: sccache preprocesses with the
+// build's `-c` still on the line and `-E` or `-M` added.
 std::string phaseOptions(const Raw &raw, Options &o) {
-  std::vector<std::string> phases;
+  static const char *const kEarliestFirst[] = {
+      "preprocess", "ptx", "cubin", "fatbin", "cuda", "compile", "device-link", "lib"};
   // -dc is -c with relocatable device code.
   bool deviceC = false;
+  std::size_t earliest = std::size(kEarliestFirst);
   for (std::string phase : raw.phase) {
     if (phase == "device-c") {
       deviceC = true;
       phase = "compile";
     }
-    if (std::find(phases.begin(), phases.end(), phase) == phases.end())
-      phases.push_back(phase);
+    for (std::size_t rank = 0; rank < std::size(kEarliestFirst); ++rank)
+      if (phase == kEarliestFirst[rank]) earliest = std::min(earliest, rank);
   }
-  if (phases.size() > 1)
-    return std::string("conflicting phase options '") + phaseSpelling(phases[0]) +
-           "' and '" + phaseSpelling(phases[1]) +
-           "': give at most one of -c (-dc), -dlink, -lib, -E, -ptx, -cubin, -fatbin, -cuda";
-  if (!phases.empty()) {
-    const std::string &phase = phases[0];
+  if (earliest < std::size(kEarliestFirst)) {
+    const std::string phase = kEarliestFirst[earliest];
     o.phase = phase == "compile"      ? Phase::Compile
               : phase == "device-link" ? Phase::DeviceLink
               : phase == "lib"        ? Phase::Lib

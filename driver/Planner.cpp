@@ -176,6 +176,7 @@ private:
   bool finishLinking(bool deviceLink, bool bitcode,
                      const std::vector<TargetPair> &targets, std::string &error);
   bool planNvlink(const std::vector<TargetPair> &targets, std::string &error);
+  bool planPreprocessSides(const Unit &unit, std::string &error);
   bool planDeviceLink(const std::vector<TargetPair> &targets,
                       std::string &error);
   void planLink();
@@ -494,9 +495,50 @@ bool Planner::planCuda(const Unit &unit, std::string &error) {
   return true;
 }
 
+// -E of a .cu: every side's preprocessed text, each virtual arch's device
+// side first, then the host side (clang's order; nvcc prints only its first
+// virtual arch's device side). Compiler caches hash it and take the headers
+// from its line markers, so a header that only device code includes is
+// among them (a change to it must not leave a stale object).
+bool Planner::planPreprocessSides(const Unit &unit, std::string &error) {
+  std::vector<std::string> texts;
+  for (const TargetPair &pair : targets) {
+    std::string text = temp(unit.tempBase, "." + pair.virtualArch.str() + ".ii");
+    std::vector<std::string> cc1;
+    if (!frontend::Invocations::devicePreprocess(
+            sourceFor(unit), unit.input, gpuName(pair.virtualArch), cc1, error))
+      return false;
+    Job job{JobKind::PreprocessDevice};
+    job.source = unit.input;
+    job.inputs = {unit.input};
+    job.outputs = {text};
+    job.target = pair.virtualArch;
+    job.command = InternalCommand(t, "preprocess-device")
+                      .value("-o", text)
+                      .cc1(cc1)
+                      .argv;
+    job.inProcess = true;
+    graph.add(job);
+    texts.push_back(text);
+  }
+  std::string host = temp(unit.tempBase, ".cpp1.ii");
+  if (!planPreprocess(unit, host, error)) return false;
+  texts.push_back(host);
+  Job job{JobKind::Join};
+  job.source = unit.input;
+  job.inputs = texts;
+  std::string output = finalOr("-");
+  job.outputs = {output};
+  InternalCommand cmd(t, "join");
+  for (const std::string &text : texts) cmd.input(text);
+  job.command = cmd.value("-o", output).argv;
+  job.inProcess = true;
+  graph.add(job);
+  return true;
+}
+
 bool Planner::planCudaSides(const Unit &unit, std::string &error) {
-  if (o.phase == Phase::Preprocess)
-    return planPreprocess(unit, finalOr("-"), error);
+  if (o.phase == Phase::Preprocess) return planPreprocessSides(unit, error);
   bool wantsHost = o.phase == Phase::Cuda || o.phase == Phase::Compile ||
                    o.phase == Phase::Link || o.phase == Phase::Lib;
   bool wantsDevice = o.phase != Phase::Cuda && o.phase != Phase::Dependencies;

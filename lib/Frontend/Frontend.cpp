@@ -353,15 +353,30 @@ bool Invocations::device(const SourceOptions &o, const std::string &input,
                          const std::string &gpuArch,
                          std::vector<std::string> &cc1, std::string &error,
                          const DependencyOutput *deps) {
+  return deviceSide(o, input, gpuArch, deps && deps->rulesOnly ? "-E" : "-S",
+                    cc1, error, deps);
+}
+
+bool Invocations::devicePreprocess(const SourceOptions &o,
+                                   const std::string &input,
+                                   const std::string &gpuArch,
+                                   std::vector<std::string> &cc1,
+                                   std::string &error) {
+  return deviceSide(o, input, gpuArch, "-E", cc1, error, nullptr);
+}
+
+bool Invocations::deviceSide(const SourceOptions &o, const std::string &input,
+                             const std::string &gpuArch, const char *action,
+                             std::vector<std::string> &cc1, std::string &error,
+                             const DependencyOutput *deps) {
   std::optional<GpuArch> arch = archOf(gpuArch);
   if (!arch) {
     error = "unknown GPU architecture '" + gpuArch + "'";
     return false;
   }
   std::string clangGpu = clangGpuName(gpuArch);
-  std::vector<std::string> a{"-x", "cuda",
-                             deps && deps->rulesOnly ? "-E" : "-S",
-                             "--cuda-device-only", "--cuda-gpu-arch=" + clangGpu};
+  std::vector<std::string> a{"-x", "cuda", action, "--cuda-device-only",
+                             "--cuda-gpu-arch=" + clangGpu};
   addCommonDriverArgs(o, a);
   // Device code is optimised by default, as with nvcc; mycc runs the LLVM
   // pipeline itself, so the front end only needs to produce optimisable IR.

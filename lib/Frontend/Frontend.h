@@ -119,6 +119,18 @@ struct Invocations {
   static bool device(const SourceOptions &, const std::string &input,
                      const std::string &gpuArch, std::vector<std::string> &cc1,
                      std::string &error, const DependencyOutput *deps = nullptr);
+  // The same device side, preprocessed only (-E: the text, for mycc -E).
+  static bool devicePreprocess(const SourceOptions &, const std::string &input,
+                               const std::string &gpuArch,
+                               std::vector<std::string> &cc1,
+                               std::string &error);
+
+private:
+  // Both of the above: `action` is the Clang driver's (-S, -E).
+  static bool deviceSide(const SourceOptions &, const std::string &input,
+                         const std::string &gpuArch, const char *action,
+                         std::vector<std::string> &cc1, std::string &error,
+                         const DependencyOutput *deps);
 };
 
 // The GPU name clang compiles a virtual arch ("sm_100f") for: the name itself,

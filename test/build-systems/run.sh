@@ -25,15 +25,7 @@ src=${3:?source dir}
 toolkit=${4:?toolkit}
 shift 4
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
-note() { echo "-- $*"; }
-missing() {
-  if [ -n "${MYCC_REQUIRE_BUILD_SYSTEMS:-}${CI:-}" ]; then
-    fail "$1 (CI must have it: scripts/install-deps.sh installs it)"
-  fi
-  echo "SKIP: $1"
-  exit 77
-}
+. "$(dirname "$0")/common.sh"
 
 [ -x "$mycc" ] || fail "no mycc at $mycc"
 prefix=$(cd "$(dirname "$mycc")/.." && pwd)

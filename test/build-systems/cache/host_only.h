@@ -1,0 +1,2 @@
+// Included by kernel.cu's host side only.
+#define HOST_VALUE 1
