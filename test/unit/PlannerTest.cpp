@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -35,6 +37,18 @@ Toolkit testToolkit() {
   t.prelude = "/opt/mycc/include/mycc/prelude.h";
   t.version = {13, 0, 88};
   return t;
+}
+
+// A temporary directory of this process's own, removed at exit: ctest runs
+// the cases as processes side by side, and a scan's manifest lives there.
+const std::string &processTempDir() {
+  static const std::string dir = [] {
+    std::string pattern = ::testing::TempDir() + "mycc-planner-XXXXXX";
+    if (!mkdtemp(pattern.data())) return ::testing::TempDir();
+    std::atexit([] { std::filesystem::remove_all(processTempDir()); });
+    return pattern;
+  }();
+  return dir;
 }
 
 struct Planned {
@@ -73,7 +87,7 @@ struct Planned {
   }
   Options options;
   Toolkit toolkit = testToolkit();
-  std::string tempDir = ::testing::TempDir();
+  std::string tempDir = processTempDir();
 };
 
 // Planned in place: the graph's extensions refer to its options.
@@ -291,10 +305,16 @@ TEST(Planner, ArchiveWithDeviceCode) {
 }
 
 TEST(Planner, PreprocessAndDependencies) {
+  // -E: every side's text (the device side's first), joined to stdout.
   Planned e = plan({"-E", "k.cu"});
   ASSERT_TRUE(e.ok) << e.error;
-  EXPECT_EQ(e.kinds(), Strings{"preprocess-host"});
-  EXPECT_EQ(e.graph.jobs()[0].outputs, Strings{"-"});
+  EXPECT_EQ(e.kinds(), (Strings{"preprocess-device", "preprocess-host", "join"}));
+  const Job *join = e.of(JobKind::Join)[0];
+  EXPECT_EQ(join->outputs, Strings{"-"});
+  EXPECT_EQ(join->inputs, (Strings{e.of(JobKind::PreprocessDevice)[0]->outputs[0],
+                                   e.of(JobKind::PreprocessHost)[0]->outputs[0]}));
+  EXPECT_TRUE(e.edge(e.of(JobKind::PreprocessDevice)[0], join));
+  EXPECT_TRUE(e.edge(e.of(JobKind::PreprocessHost)[0], join));
 
   Planned m = plan({"-M", "k.cu", "-MF", "k.d"});
   ASSERT_TRUE(m.ok) << m.error;
