@@ -18,7 +18,9 @@
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <chrono>
+#include <functional>
 #include <mutex>
 #include <regex>
 #include <set>
@@ -389,22 +391,18 @@ int execute(Graph &graph, const Options &o, const Toolkit &t,
   return fail(result.failure.error);
 }
 
-// --dryrun: the jobs' commands, in plan order, which a shell can replay
-// (the temporary directory made first and removed last, as a run does).
-// Jobs whose findings decide further jobs (scan-device-code) only read
-// their inputs: they run, into the temporary directory, so that what
-// follows them can be printed too.
-bool printDryrun(Graph &graph, const Toolkit &t, const std::string &dir,
-                 bool ownDir, std::string &error) {
-  bool temporaries = !graph.temporaries.empty();
-  if (temporaries)
-    llvm::outs() << "#$ " << frontend::formatCommand("mkdir", {"-p", dir})
-                 << "\n";
+// Visits every job of the plan without running it (--dryrun, -clean). Jobs
+// whose findings decide further jobs (scan-device-code) only read their
+// inputs: they run, into the temporary directory, so that the jobs that
+// follow them are visited too.
+bool walkPlan(Graph &graph, const std::string &dir, bool ownDir,
+              const std::function<void(const Job &)> &visit,
+              std::string &error) {
   std::vector<std::string> scratch;
   bool ok = true;
   for (unsigned i = 0; ok && i < graph.jobs().size(); ++i) {
     const Job &job = graph.jobs()[i];
-    llvm::outs() << "#$ " << commandText(job, t) << "\n";
+    visit(job);
     const Graph::Extension *extend = graph.extensionAfter(i);
     if (!extend) continue;
     llvm::sys::fs::create_directories(dir);
@@ -414,10 +412,49 @@ bool printDryrun(Graph &graph, const Toolkit &t, const std::string &dir,
   }
   for (const std::string &file : scratch) llvm::sys::fs::remove(file);
   if (!scratch.empty() && ownDir) llvm::sys::fs::remove_directories(dir);
-  if (ok && temporaries && ownDir)
+  return ok;
+}
+
+// --dryrun: the jobs' commands, in plan order, which a shell can replay
+// (the temporary directory made first and removed last, as a run does).
+bool printDryrun(Graph &graph, const Toolkit &t, const std::string &dir,
+                 bool ownDir, std::string &error) {
+  bool temporaries = !graph.temporaries.empty();
+  if (temporaries)
+    llvm::outs() << "#$ " << frontend::formatCommand("mkdir", {"-p", dir})
+                 << "\n";
+  auto print = [&](const Job &job) {
+    llvm::outs() << "#$ " << commandText(job, t) << "\n";
+  };
+  if (!walkPlan(graph, dir, ownDir, print, error)) return false;
+  if (temporaries && ownDir)
     llvm::outs() << "#$ " << frontend::formatCommand("rm", {"-rf", dir})
                  << "\n";
-  return ok;
+  return true;
+}
+
+// -clean: nothing runs; the files the plan would leave behind (not its
+// temporaries) are deleted, each shown as `rm <file>` under --dryrun or -v,
+// as nvcc shows them.
+bool cleanTargets(Graph &graph, const Options &o, const std::string &dir,
+                  bool ownDir, std::string &error) {
+  std::vector<std::string> made;
+  auto collect = [&](const Job &job) {
+    for (const std::string &out : job.outputs)
+      if (out != "-" &&
+          std::find(graph.temporaries.begin(), graph.temporaries.end(), out) ==
+              graph.temporaries.end() &&
+          std::find(made.begin(), made.end(), out) == made.end())
+        made.push_back(out);
+  };
+  if (!walkPlan(graph, dir, ownDir, collect, error)) return false;
+  for (const std::string &file : made) {
+    if (o.dryrun || o.verbose)
+      (o.dryrun ? llvm::outs() : llvm::errs())
+          << "#$ " << frontend::formatCommand("rm", {file}) << "\n";
+    if (!o.dryrun) llvm::sys::fs::remove(file);
+  }
+  return true;
 }
 
 // Plans and runs (or prints) the graph of a compiling invocation.
@@ -439,7 +476,14 @@ int compile(Options &o, const std::string &self) {
     if (ownTempDir) llvm::sys::fs::remove_directories(tempDir);
     return fail(error);
   }
-  std::string output = o.output.empty() ? "a.out" : o.output;
+  std::string output = !o.output.empty()    ? o.output
+                       : o.outputDir.empty() ? "a.out"
+                                             : o.outputDir + "/a.out";
+  if (o.cleanTargets) {
+    bool ok = cleanTargets(graph, o, tempDir, ownTempDir, error);
+    if (ownTempDir) llvm::sys::fs::remove_directories(tempDir);
+    return ok ? 0 : fail(error);
+  }
   if (o.dryrun) {
     if (!printDryrun(graph, t, tempDir, ownTempDir, error)) return fail(error);
     return o.run ? runProgram(shellWord(output), o) : 0;

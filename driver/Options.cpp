@@ -90,9 +90,14 @@ const Spec kSpecs[] = {
    "Compile each input to an object with relocatable device code (-c -rdc=true).", false, Split::None, "device-c"},
   {"-lib", "--lib", "phase", Kind::Flag, Group::Phase, "",
    "Compile the inputs and put their objects, with the objects given, into a static library "
-   "(<first input>.a unless -o), with ar as nvcc does.", false, Split::None, "lib"},
+   "(a.a unless -o), with ar as nvcc does.", false, Split::None, "lib"},
   {"-dlink", "--device-link", "phase", Kind::Flag, Group::Phase, "",
    "Link the relocatable device code of the objects and libraries given into one host object.", false, Split::None, "device-link"},
+  {"-dw", "--device-w", "phase", Kind::Flag, Group::Phase, "",
+   "Compile each input to an object with whole-program device code (-c -rdc=false).", false,
+   Split::None, "device-w"},
+  {"-link", "--link", "phase", Kind::Flag, Group::Phase, "",
+   "Compile and link all inputs (the default).", false, Split::None, "link"},
 
   // Dependency files (nvcc lists them with the phases). The four generating
   // options share one canonical option; see dependencyOptions.
@@ -196,6 +201,24 @@ const Spec kSpecs[] = {
   {"-ftemplate-backtrace-limit", "--ftemplate-backtrace-limit", "template-backtrace-limit",
    Kind::Value, Group::Language, "<N>",
    "Most template instantiation notes per diagnostic; 0: all."},
+  {"-pg", "--profile", "profile", Kind::Flag, Group::Language, "",
+   "Instrument the host code and program for gprof (-pg to the host compiler and link)."},
+  {"-noeh", "--no-exceptions", "no-exceptions", Kind::Flag, Group::Language, "",
+   "No exception handling in host code (-fno-exceptions to the host compiler)."},
+  {"-nohdinitlist", "--no-host-device-initializer-list", "no-effect", Kind::Flag,
+   Group::Language, "",
+   "Accepted; mycc (Clang) lets device code call std::initializer_list's members either way."},
+  {"-nohdmoveforward", "--no-host-device-move-forward", "no-effect", Kind::Flag,
+   Group::Language, "",
+   "Accepted; mycc (Clang) lets device code call std::move and std::forward either way."},
+  {"-err-no", "--display-error-number", "no-effect", Kind::Flag, Group::Language, "",
+   "Accepted; mycc's diagnostics carry no EDG numbers (warnings name their -W flag)."},
+  {"-no-err-no", "--no-display-error-number", "no-effect", Kind::Flag, Group::Language, "",
+   "Accepted; mycc's diagnostics carry no EDG numbers."},
+  {"-brief-diag", "--brief-diagnostics", "brief-diagnostics", Kind::Value, Group::Language,
+   "{true|false}", "true: diagnostics without the source line and caret."},
+  {"-Wext-lambda-captures-this", "--Wext-lambda-captures-this", "no-effect", Kind::Flag,
+   Group::Language, "", "Accepted; mycc does not warn when an extended lambda captures this."},
   {"-Wno-deprecated-gpu-targets", "--Wno-deprecated-gpu-targets", "no-deprecated-gpu-targets",
    Kind::Flag, Group::Language, "",
    "Accepted; mycc does not warn about the architectures the toolkit supports."},
@@ -232,6 +255,9 @@ const Spec kSpecs[] = {
    "forward-unknown-to-host-compiler", Kind::Flag, Group::Passthrough, "",
    "Pass options mycc does not know to the host compiler (compile and link) instead of "
    "rejecting them."},
+  {"-forward-unknown-opts", "--forward-unknown-opts", "forward-unknown-opts", Kind::Flag,
+   Group::Passthrough, "",
+   "-forward-unknown-to-host-compiler and -forward-unknown-to-host-linker together."},
   {"-forward-unknown-to-host-linker", "--forward-unknown-to-host-linker",
    "forward-unknown-to-host-linker", Kind::Flag, Group::Passthrough, "",
    "Pass options mycc does not know to the host linker (-Xlinker) instead of rejecting them."},
@@ -245,11 +271,19 @@ const Spec kSpecs[] = {
   {"-rdc", "--relocatable-device-code", "relocatable-device-code", Kind::Value, Group::Targets, "{true|false}",
    "Keep device code relocatable: device functions and variables may be defined in another unit; a device link "
    "(NVIDIA's nvlink) joins them. Objects are nvcc's: either compiler links the other's."},
+  {"-lto", "--lto", "dlink-time-opt", Kind::Flag, Group::Hidden, "", ""},
   {"-dlto", "--dlink-time-opt", "dlink-time-opt", Kind::Flag, Group::Targets, "",
    "With -rdc=true: keep the device code as LLVM bitcode and optimise the whole device program at the "
    "device link (mycc's objects only)."},
   {"-gencode", "--generate-code", "generate-code", Kind::Value, Group::Targets,
    "arch=<arch>,code=<code>", "A virtual architecture and the images to embed from it; repeatable."},
+  {"-dopt", "--dopt", "dopt", Kind::Value, Group::Targets, "{on}",
+   "Optimise device code; with -G, the debug information is then line numbers only "
+   "(as -lineinfo)."},
+  {"-device-stack-protector", "--device-stack-protector", "device-stack-protector",
+   Kind::Value, Group::Targets, "{false}",
+   "Stack canaries in device code: false (the default) only; true is rejected (LLVM's "
+   "NVPTX backend has no stack protector)."},
   {"-use_fast_math", "--use_fast_math", "use-fast-math", Kind::Flag, Group::Targets, "",
    "Fast device math: -ftz=true -prec-div=false -prec-sqrt=false -fmad=true (each unless given), "
    "and sinf, cosf, tanf, sincosf, logf, log2f, log10f, expf, exp10f, powf and tanhf as their "
@@ -317,6 +351,29 @@ const Spec kSpecs[] = {
    "allow-unsupported-compiler", Kind::Flag, Group::Driver, "",
    "Let the CUDA headers accept a host compiler version they do not know (defines "
    "__NV_NO_HOST_COMPILER_CHECK for the host compiler, as nvcc does)."},
+  {"-odir", "--output-directory", "output-directory", Kind::Value, Group::Driver, "<directory>",
+   "The directory of outputs mycc names itself (x.o, a.out, x.ptx, a.a, the dependency "
+   "rule's target and x.d); -o is taken as given. The directory is not created."},
+  {"-clean", "--clean-targets", "clean-targets", Kind::Flag, Group::Driver, "",
+   "Run nothing; delete the files the command would create (not the intermediate ones)."},
+  {"-nodlink", "--no-device-link", "no-device-link", Kind::Flag, Group::Driver, "",
+   "Link relocatable device code without the device link (give the -dlink object yourself)."},
+  {"-noprof", "--dont-use-profile", "no-effect", Kind::Flag, Group::Driver, "",
+   "Accepted; mycc reads no nvcc.profile."},
+  {"-use-local-env", "--use-local-env", "no-effect", Kind::Flag, Group::Driver, "",
+   "Accepted; for MSVC's environment (Windows), no effect on Linux."},
+  {"-force-cl-env-setup", "--force-cl-env-setup", "no-effect", Kind::Flag, Group::Driver, "",
+   "Accepted; for MSVC's environment (Windows), no effect on Linux."},
+  {"", "--no-align-double", "no-effect", Kind::Flag, Group::Driver, "",
+   "Accepted; for 32-bit hosts, no effect on x86-64."},
+  {"-idp", "--input-drive-prefix", "no-effect-value", Kind::Value, Group::Driver, "<prefix>",
+   "Accepted; for Windows drive prefixes, no effect on Linux."},
+  {"-ddp", "--dependency-drive-prefix", "no-effect-value", Kind::Value, Group::Driver,
+   "<prefix>", "Accepted; for Windows drive prefixes, no effect on Linux."},
+  {"-dp", "--drive-prefix", "no-effect-value", Kind::Value, Group::Driver, "<prefix>",
+   "Accepted; for Windows drive prefixes, no effect on Linux."},
+  {"-qpp-config", "--qpp-config", "no-effect-value", Kind::Value, Group::Driver, "<config>",
+   "Accepted; for QNX's q++, no effect with other host compilers."},
   {"-jobserver", "--jobserver", "jobserver", Kind::Flag, Group::Driver, "",
    "Take the GNU make jobserver's tokens for parallel jobs (mycc does whenever make "
    "offers them)."},
@@ -337,38 +394,21 @@ const Spec kSpecs[] = {
 // suggestion (-G is not -g, -lib is not -l ib).
 const char *const kUnsupportedNvcc[][2] = {
   {"-optix-ir", "--optix-ir"}, {"-ltoir", "--ltoir"},
-  {"-dw", "--device-w"},
-  {"-link", "--link"},
-  {"-objtemp", "--objdir-as-tempdir"}, {"-odir", "--output-directory"},
+  {"-objtemp", "--objdir-as-tempdir"},
   {"-ldir", "--libdevice-directory"}, {"-target-dir", "--target-directory"},
-  {"-use-local-env", "--use-local-env"}, {"-force-cl-env-setup", "--force-cl-env-setup"},
-  {"-pg", "--profile"}, {"-opt-info", "--optimization-info"},
-  {"-Ofc", "--Ofast-compile"}, {"-dopt", "--dopt"},
-  {"-lto", "--lto"},
-  {"-noeh", "--no-exceptions"},
-  {"-nohdinitlist", "--no-host-device-initializer-list"},
-  {"-nohdmoveforward", "--no-host-device-move-forward"},
-
+  {"-opt-info", "--optimization-info"}, {"-Ofc", "--Ofast-compile"},
   {"-static-global-template-stub", "--static-global-template-stub"},
   {"-device-entity-has-hidden-visibility", "--device-entity-has-hidden-visibility"},
-  {"-forward-unknown-opts", "--forward-unknown-opts"}, {"-noprof", "--dont-use-profile"},
   {"-fdevice-syntax-only", "--fdevice-syntax-only"},
   {"-fdevice-time-trace", "--fdevice-time-trace"},
-  {"-clean", "--clean-targets"},
-  {"-idp", "--input-drive-prefix"}, {"-ddp", "--dependency-drive-prefix"},
-  {"-dp", "--drive-prefix"}, {"", "--no-align-double"}, {"-nodlink", "--no-device-link"},
   {"-e", "--entries"},
   {"-keep-device-functions", "--keep-device-functions"},
   {"-src-in-ptx", "--source-in-ptx"},
-  {"-Wext-lambda-captures-this", "--Wext-lambda-captures-this"},
   {"-ewp", "--extensible-whole-program"},
-  {"-qpp-config", "--qpp-config"},
-  {"-astoolspatch", "--compile-as-tools-patch"}, {"-err-no", "--display-error-number"},
-  {"-no-err-no", "--no-display-error-number"},
+  {"-astoolspatch", "--compile-as-tools-patch"},
   {"-hls", "--host-linker-script"}, {"-aug-hls", "--augment-host-linker-script"},
-  {"-r", "--relocatable-link"}, {"-brief-diag", "--brief-diagnostics"},
+  {"-r", "--relocatable-link"},
   {"-jtd", "--jump-table-density"}, {"-reloc-ptx", "--relocatable-ptx"},
-  {"-device-stack-protector", "--device-stack-protector"},
   {"-sanitize", "--sanitize"},
 };
 // clang-format on
@@ -660,8 +700,11 @@ std::string normalise(const std::vector<std::string> &args, Normalised &out) {
   // or to the host linker (as -Xlinker); a separate word after it that does
   // not start with '-' stays an input, as nvcc reads it (measured with nvcc
   // 13.0 --dryrun: "-fopenmp -Wall" reach gcc and the g++ link line).
-  const bool forwardToCompiler = hasFlag(args, "forward-unknown-to-host-compiler");
-  const bool forwardToLinker = hasFlag(args, "forward-unknown-to-host-linker");
+  const bool forwardBoth = hasFlag(args, "forward-unknown-opts");
+  const bool forwardToCompiler =
+      forwardBoth || hasFlag(args, "forward-unknown-to-host-compiler");
+  const bool forwardToLinker =
+      forwardBoth || hasFlag(args, "forward-unknown-to-host-linker");
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string &arg = args[i];
     if (arg.size() < 2 || arg[0] != '-') { // inputs, "-" (stdin) included
@@ -758,7 +801,10 @@ struct Raw {
   int shared = 0, deviceDebug = 0, noDeprecatedGpuTargets = 0,
       forwardToCompiler = 0, forwardToLinker = 0, run = 0, jobserver = 0,
       allowUnsupportedCompiler = 0, hostInProcess = 0;
-  int noCompress = 0;
+  int noCompress = 0, forwardUnknownOpts = 0, clean = 0, noDeviceLink = 0, noEffect = 0,
+      profile = 0, noExceptions = 0;
+  std::vector<std::string> outputDirectory, noEffectValues, briefDiagnostics, dopt,
+      deviceStackProtector;
   int dlto = 0, genOptLto = 0, warnDefaultStream = 0, warnLaunchBounds = 0;
   int useFastMath = 0, resourceUsage = 0, restrict = 0, extraVectorization = 0,
       noDeprecatedDeclarations = 0;
@@ -847,6 +893,19 @@ std::string runCli11(const Normalised &normalised, Raw &raw) {
   list("compress-mode", raw.compressMode)
       ->check(oneOf("-compress-mode", toVector(kCompressModes)));
   app.add_flag("--no-compress", raw.noCompress);
+  app.add_flag("--forward-unknown-opts", raw.forwardUnknownOpts);
+  app.add_flag("--clean-targets", raw.clean);
+  app.add_flag("--no-device-link", raw.noDeviceLink);
+  app.add_flag("--no-effect", raw.noEffect);
+  app.add_flag("--profile", raw.profile);
+  app.add_flag("--no-exceptions", raw.noExceptions);
+  list("output-directory", raw.outputDirectory);
+  list("no-effect-value", raw.noEffectValues);
+  list("brief-diagnostics", raw.briefDiagnostics)
+      ->check(oneOf("-brief-diag", {"true", "false"}));
+  list("dopt", raw.dopt)->check(oneOf("-dopt", {"on"}));
+  list("device-stack-protector", raw.deviceStackProtector)
+      ->check(oneOf("-device-stack-protector", {"true", "false"}));
   list("archiver-binary", raw.archiver);
   list("cudadevrt", raw.cudadevrt)->check(oneOf("-cudadevrt", {"none", "static"}));
   app.add_flag("--dlink-time-opt", raw.dlto);
@@ -1356,13 +1415,13 @@ std::string dependencyOptions(const Raw &raw, Options &o,
 // build's `-c` still on the line and `-E` or `-M` added.
 std::string phaseOptions(const Raw &raw, Options &o) {
   static const char *const kEarliestFirst[] = {
-      "preprocess", "ptx", "cubin", "fatbin", "cuda", "compile", "device-link", "lib"};
-  // -dc is -c with relocatable device code.
-  bool deviceC = false;
+      "preprocess", "ptx", "cubin", "fatbin", "cuda", "compile", "device-link", "lib", "link"};
+  // -dc is -c with relocatable device code, -dw -c without.
+  bool deviceC = false, deviceW = false;
   std::size_t earliest = std::size(kEarliestFirst);
   for (std::string phase : raw.phase) {
-    if (phase == "device-c") {
-      deviceC = true;
+    if (phase == "device-c" || phase == "device-w") {
+      (phase == "device-c" ? deviceC : deviceW) = true;
       phase = "compile";
     }
     for (std::size_t rank = 0; rank < std::size(kEarliestFirst); ++rank)
@@ -1377,8 +1436,10 @@ std::string phaseOptions(const Raw &raw, Options &o) {
               : phase == "ptx"        ? Phase::Ptx
               : phase == "cubin"      ? Phase::Cubin
               : phase == "fatbin"     ? Phase::Fatbin
+              : phase == "link"       ? Phase::Link
                                       : Phase::Cuda;
   }
+  if (deviceW) o.rdc = false;
   if (deviceC) o.rdc = true;
   return {};
 }
@@ -1580,7 +1641,27 @@ std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &w
   o.randomSeed = lastValue(raw.randomSeed, "random-seed", warnings);
 
   o.xcompiler = raw.xcompiler;
+  // -pg and -noeh are the host compiler's -pg and -fno-exceptions (compile
+  // and link), as nvcc passes them.
+  if (raw.profile > 0) o.xcompiler.push_back("-pg");
+  if (raw.noExceptions > 0) o.xcompiler.push_back("-fno-exceptions");
   frontEndDiagnostics(raw, o, warnings);
+  if (auto v = lastValue(raw.briefDiagnostics, "brief-diagnostics", warnings);
+      v && *v == "true")
+    o.clangFlags.push_back("-fno-caret-diagnostics");
+  if (auto v = lastValue(raw.deviceStackProtector, "device-stack-protector", warnings);
+      v && *v == "true")
+    return "-device-stack-protector=true is not supported by mycc: LLVM's NVPTX "
+           "backend has no stack protector";
+  // -dopt on: optimised device code; with -G only line numbers remain.
+  if (!raw.dopt.empty() && o.deviceDebug) {
+    o.deviceDebug = false;
+    o.lineInfo = true;
+  }
+  if (auto v = lastValue(raw.outputDirectory, "output-directory", warnings))
+    o.outputDir = *v;
+  o.cleanTargets = raw.clean > 0;
+  o.noDeviceLink = raw.noDeviceLink > 0;
   o.xptxas = raw.xptxas;
   o.xlinker = raw.xlinker;
   o.xnvlink = raw.xnvlink;

@@ -131,6 +131,10 @@ struct Options {
   // Driver behaviour.
   bool keep = false;
   std::string keepDir;
+  // -odir: where the outputs mycc names itself go (not -o's).
+  std::string outputDir;
+  bool cleanTargets = false; // -clean: delete what would be made, run nothing
+  bool noDeviceLink = false; // -nodlink: link rdc objects without device link
   bool dryrun = false;
   bool verbose = false;
   bool run = false;                  // -run: run the program afterwards

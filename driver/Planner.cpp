@@ -183,8 +183,12 @@ private:
   void planArchive();
 
   std::string temp(const std::string &base, const std::string &suffix);
+  // -o, else the name mycc gives the output (in -odir); "-" is stdout.
   std::string finalOr(const std::string &dflt) const {
-    return o.output.empty() ? dflt : o.output;
+    return !o.output.empty() ? o.output : dflt == "-" ? dflt : named(dflt);
+  }
+  std::string named(const std::string &name) const {
+    return o.outputDir.empty() ? name : joinPath(o.outputDir, name);
   }
   std::string unitId(const std::string &input, unsigned index) const;
   // How lower-host and compile-host are given a unit's device code.
@@ -377,7 +381,7 @@ void Planner::nameDependencies(Unit &unit) {
   bool onlyDeps = o.phase == Phase::Dependencies;
   unit.depsTarget = !o.depsTarget.empty()            ? o.depsTarget
                     : !onlyDeps && !o.output.empty() ? o.output
-                                                     : unit.base + ".o";
+                                                     : named(unit.base + ".o");
   if (onlyDeps) {
     unit.depsFile = !o.output.empty()     ? o.output
                     : !o.depsFile.empty() ? o.depsFile
@@ -389,7 +393,7 @@ void Planner::nameDependencies(Unit &unit) {
     llvm::sys::path::replace_extension(p, ".d");
     unit.depsFile = std::string(p);
   } else {
-    unit.depsFile = unit.base + ".d";
+    unit.depsFile = named(unit.base + ".d");
   }
 }
 
@@ -884,6 +888,11 @@ bool Planner::planLinking(std::string &error) {
     return true;
   }
   if (o.phase != Phase::Link && o.phase != Phase::DeviceLink) return true;
+  // -nodlink: the host link alone; the device link's object is the user's.
+  if (o.phase == Phase::Link && o.noDeviceLink) {
+    planLink();
+    return true;
+  }
   std::vector<std::string> existing;
   for (const std::string &input : deviceLinkInputs)
     if (!graph.producerOf(input)) existing.push_back(input);
@@ -1119,7 +1128,7 @@ bool Planner::planNvlink(const std::vector<TargetPair> &linkTargets,
 
 // -lib, as nvcc 13 does it (measured with --dryrun): the archiver (the
 // host compiler's ar; -arbin) with `cr`, the -Xarchive options, the library
-// (-o, else the first input's name with .a) and the objects: the inputs'
+// (-o, else a.a, as nvcc names it) and the objects: the inputs'
 // objects and the objects given, in command-line order. The device code
 // stays in the objects (relocatable with -rdc=true); a later link
 // device-links it. Like ar, an existing library keeps its other members.
@@ -1127,9 +1136,7 @@ void Planner::planArchive() {
   Job job{JobKind::Archive};
   job.source = joined(cuInputs);
   job.inputs = linkInputs;
-  std::string output = o.output;
-  if (output.empty() && !o.inputs.empty())
-    output = llvm::sys::path::stem(o.inputs.front()).str() + ".a";
+  std::string output = finalOr("a.a"); // nvcc's name, whatever the inputs
   job.outputs = {output};
   job.command = {o.archiver.empty() ? std::string("ar") : o.archiver, "cr"};
   job.command.insert(job.command.end(), o.xarchive.begin(), o.xarchive.end());

@@ -2,8 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <initializer_list>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -1025,7 +1030,7 @@ TEST(Unknown, NvccOptionsNotImplemented) {
   std::string error = fails({"-ewp"});
   EXPECT_TRUE(contains(error, "-ewp (--extensible-whole-program)")) << error;
   EXPECT_TRUE(contains(error, "not supported")) << error;
-  EXPECT_TRUE(contains(fails({"-dw"}), "--device-w"));
+  EXPECT_TRUE(contains(fails({"-sanitize", "memcheck"}), "--sanitize"));
   // -lib is nvcc's library mode, not -l ib.
   EXPECT_EQ(ok({"-lib", "x.cu"}).phase, Phase::Lib);
   EXPECT_TRUE(ok({"-lib", "x.cu"}).libs.empty());
@@ -1033,6 +1038,98 @@ TEST(Unknown, NvccOptionsNotImplemented) {
   Options lto = ok({"-rdc=false", "-dlto", "-c", "x.cu"});
   EXPECT_TRUE(lto.rdc && lto.deviceLto);
   EXPECT_TRUE(contains(fails({"--ltoir"}), "not supported"));
+}
+
+TEST(NvccOptions, PhasesAndAliases) {
+  Options dw = ok({"-rdc=true", "-dw", "x.cu"});
+  EXPECT_EQ(dw.phase, Phase::Compile);
+  EXPECT_FALSE(dw.rdc); // -dw is -c -rdc=false
+  EXPECT_EQ(ok({"-link", "x.cu"}).phase, Phase::Link);
+  EXPECT_EQ(ok({"-link", "-c", "x.cu"}).phase, Phase::Compile);
+  EXPECT_TRUE(ok({"--lto", "-c", "x.cu"}).deviceLto);
+  Options both = ok({"-forward-unknown-opts", "-fopenmp", "x.cu"});
+  EXPECT_EQ(both.xcompiler, Strings{"-fopenmp"});
+  EXPECT_EQ(both.xlinker, Strings{"-fopenmp"});
+}
+
+TEST(NvccOptions, HostAndDiagnostics) {
+  Options pg = ok({"-pg", "-noeh", "x.cu"});
+  EXPECT_EQ(pg.xcompiler, (Strings{"-pg", "-fno-exceptions"}));
+  Options brief = ok({"-brief-diag=true", "x.cu"});
+  EXPECT_NE(std::find(brief.clangFlags.begin(), brief.clangFlags.end(),
+                      "-fno-caret-diagnostics"),
+            brief.clangFlags.end());
+  EXPECT_TRUE(ok({"--brief-diagnostics", "false", "x.cu"}).clangFlags.empty());
+  // Accepted, no effect on Linux or for mycc (docs/options.md says why).
+  for (Strings args :
+       {Strings{"-noprof"}, {"-use-local-env"}, {"-force-cl-env-setup"},
+        {"--no-align-double"}, {"-idp", "/c/"}, {"-ddp=/c/"}, {"-dp", "/c/"},
+        {"-qpp-config", "gcc_ntox86_64"}, {"-err-no"}, {"-no-err-no"},
+        {"-nohdinitlist"}, {"-nohdmoveforward"}, {"-Wext-lambda-captures-this"},
+        {"-device-stack-protector=false"}}) {
+    args.push_back("x.cu");
+    ParseResult r = parseCommandLine(args);
+    ASSERT_TRUE(r) << args[0] << ": " << r.error;
+    EXPECT_TRUE(r.options.xcompiler.empty() && r.options.clangFlags.empty()) << args[0];
+  }
+  EXPECT_TRUE(contains(fails({"-device-stack-protector=true", "x.cu"}),
+                       "not supported"));
+  EXPECT_TRUE(contains(fails({"-brief-diag=maybe", "x.cu"}), "true, false"));
+}
+
+TEST(NvccOptions, DoptWithDeviceDebug) {
+  Options g = ok({"-G", "-dopt", "on", "x.cu"});
+  EXPECT_FALSE(g.deviceDebug);
+  EXPECT_TRUE(g.lineInfo);
+  Options plain = ok({"-dopt=on", "x.cu"});
+  EXPECT_FALSE(plain.deviceDebug);
+  EXPECT_FALSE(plain.lineInfo);
+  EXPECT_TRUE(contains(fails({"-dopt=off", "x.cu"}), "on"));
+}
+
+TEST(NvccOptions, OutputDirectoryCleanAndNoDeviceLink) {
+  Options o = ok({"-odir", "out", "-clean", "-nodlink", "x.cu"});
+  EXPECT_EQ(o.outputDir, "out");
+  EXPECT_TRUE(o.cleanTargets);
+  EXPECT_TRUE(o.noDeviceLink);
+  EXPECT_EQ(ok({"--output-directory=o2", "x.cu"}).outputDir, "o2");
+}
+
+// Every option `nvcc --help` lists, in both spellings, is known to mycc
+// (accepted, or refused by name as not supported) and docs/options.md
+// names it.
+TEST(NvccOptions, EveryOptionOfNvccHelpIsKnownAndDocumented) {
+  std::FILE *pipe = popen((std::string("'") + MYCC_TEST_NVCC + "' --help 2>/dev/null").c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string help;
+  char buffer[4096];
+  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) help.append(buffer, n);
+  if (pclose(pipe) != 0 || help.empty()) GTEST_SKIP() << "no nvcc at " << MYCC_TEST_NVCC;
+  std::ifstream docFile(MYCC_TEST_OPTIONS_DOC);
+  std::stringstream doc;
+  doc << docFile.rdbuf();
+  ASSERT_FALSE(doc.str().empty()) << MYCC_TEST_OPTIONS_DOC;
+  // "--long-name <value> (-short)" at the start of a line.
+  std::regex line(R"(^(--[A-Za-z0-9_+=-]+)[^\n(]*\((-[A-Za-z0-9_+-]+)\))",
+                  std::regex::multiline);
+  unsigned options = 0, refused = 0;
+  for (std::sregex_iterator it(help.begin(), help.end(), line), end; it != end; ++it) {
+    ++options;
+    std::string spellings[] = {(*it)[1].str(), (*it)[2].str()};
+    bool documented = false;
+    for (const std::string &spelling : spellings) {
+      ParseResult r = parseCommandLine({spelling});
+      EXPECT_FALSE(!r && contains(r.error, "unknown option")) << r.error;
+      if (!r && contains(r.error, "not supported by mycc") && spelling[1] == '-') ++refused;
+      for (const char *after : {"`", " ", "=", "<", "["})
+        documented |= contains(doc.str(), "`" + spelling + after);
+    }
+    EXPECT_TRUE(documented) << spellings[0] << " (" << spellings[1]
+                            << ") is not in docs/options.md";
+  }
+  EXPECT_GE(options, 140u); // nvcc 13.0 lists 143
+  std::printf("nvcc --help: %u options, %u of them refused as not supported\n",
+              options, refused);
 }
 
 TEST(Environment, PrependAndAppendFlags) {
