@@ -175,6 +175,7 @@ offload::DeviceCodegenOptions codegenOptions(const ToolArgs &args) {
                   !args.has("-no-prec-sqrt"), !args.has("-no-fmad"),
                   args.has("-fast-math")};
   codegen.restrictKernelPointers = args.has("-restrict");
+  codegen.sourceInPtx = args.has("-source-in-ptx");
   if (!args.get("-split").empty()) {
     unsigned n = std::strtoul(args.get("-split").c_str(), nullptr, 10);
     codegen.splitThreads =

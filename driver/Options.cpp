@@ -277,6 +277,9 @@ const Spec kSpecs[] = {
    "device link (mycc's objects only)."},
   {"-gencode", "--generate-code", "generate-code", Kind::Value, Group::Targets,
    "arch=<arch>,code=<code>", "A virtual architecture and the images to embed from it; repeatable."},
+  {"-src-in-ptx", "--source-in-ptx", "source-in-ptx", Kind::Flag, Group::Targets, "",
+   "With -lineinfo or -G: each source line as a comment before its PTX "
+   "(//<file>:<line> <text>, as nvcc writes them); without, no effect."},
   {"-dopt", "--dopt", "dopt", Kind::Value, Group::Targets, "{on}",
    "Optimise device code; with -G, the debug information is then line numbers only "
    "(as -lineinfo)."},
@@ -403,7 +406,6 @@ const char *const kUnsupportedNvcc[][2] = {
   {"-fdevice-time-trace", "--fdevice-time-trace"},
   {"-e", "--entries"},
   {"-keep-device-functions", "--keep-device-functions"},
-  {"-src-in-ptx", "--source-in-ptx"},
   {"-ewp", "--extensible-whole-program"},
   {"-astoolspatch", "--compile-as-tools-patch"},
   {"-hls", "--host-linker-script"}, {"-aug-hls", "--augment-host-linker-script"},
@@ -802,7 +804,7 @@ struct Raw {
       forwardToCompiler = 0, forwardToLinker = 0, run = 0, jobserver = 0,
       allowUnsupportedCompiler = 0, hostInProcess = 0;
   int noCompress = 0, forwardUnknownOpts = 0, clean = 0, noDeviceLink = 0, noEffect = 0,
-      profile = 0, noExceptions = 0;
+      profile = 0, noExceptions = 0, sourceInPtx = 0;
   std::vector<std::string> outputDirectory, noEffectValues, briefDiagnostics, dopt,
       deviceStackProtector;
   int dlto = 0, genOptLto = 0, warnDefaultStream = 0, warnLaunchBounds = 0;
@@ -899,6 +901,7 @@ std::string runCli11(const Normalised &normalised, Raw &raw) {
   app.add_flag("--no-effect", raw.noEffect);
   app.add_flag("--profile", raw.profile);
   app.add_flag("--no-exceptions", raw.noExceptions);
+  app.add_flag("--source-in-ptx", raw.sourceInPtx);
   list("output-directory", raw.outputDirectory);
   list("no-effect-value", raw.noEffectValues);
   list("brief-diagnostics", raw.briefDiagnostics)
@@ -1661,6 +1664,7 @@ std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &w
   if (auto v = lastValue(raw.outputDirectory, "output-directory", warnings))
     o.outputDir = *v;
   o.cleanTargets = raw.clean > 0;
+  o.sourceInPtx = raw.sourceInPtx > 0;
   o.noDeviceLink = raw.noDeviceLink > 0;
   o.xptxas = raw.xptxas;
   o.xlinker = raw.xlinker;

@@ -84,6 +84,7 @@ struct Options {
   unsigned maxRegCount = 0; // -maxrregcount; 0: not given
   bool resourceUsage = false; // -res-usage
   bool restrictKernelPointers = false; // -restrict
+  bool sourceInPtx = false; // -src-in-ptx (with -lineinfo or -G)
   // -frandom-seed: the units' ids come from it and the source, not from the
   // output path (Planner::unitId).
   std::optional<std::string> randomSeed;

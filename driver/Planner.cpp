@@ -71,6 +71,8 @@ void addCodegenFlags(const Options &o, bool split, InternalCommand &cmd) {
   if (!o.fmad) cmd.flag("-no-fmad");
   if (o.fastMath) cmd.flag("-fast-math");
   if (o.restrictKernelPointers) cmd.flag("-restrict");
+  // As nvcc: only with line information to take the lines from.
+  if (o.sourceInPtx && (o.lineInfo || o.deviceDebug)) cmd.flag("-source-in-ptx");
 }
 
 offload::PtxasOptions ptxasOptions(const Options &o) {

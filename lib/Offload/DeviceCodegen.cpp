@@ -9,6 +9,7 @@
 #include "KernelAttributes.h"
 #include "KernelParams.h"
 #include "LiveRanges.h"
+#include "SourceInPtx.h"
 #include "SourceRecovery.h"
 
 #include "clang/Basic/SourceManager.h"
@@ -468,10 +469,10 @@ bool emitPtx(llvm::Module &module, llvm::TargetMachine &machine,
 // -split-compile: code generation over several threads (SplitCodegen.h),
 // else emitPtx. Back-end errors in a part send the module to emitPtx whole,
 // where BackendErrors reports them with their source locations.
-bool emitPtxMaybeSplit(llvm::Module &module, llvm::TargetMachine &machine,
-                       const DeviceTarget &target,
-                       const DeviceCodegenOptions &options, std::string &ptx,
-                       std::string &error) {
+bool emitPtxInThreads(llvm::Module &module, llvm::TargetMachine &machine,
+                      const DeviceTarget &target,
+                      const DeviceCodegenOptions &options, std::string &ptx,
+                      std::string &error) {
   lowerDivisionAndSqrt(module, options.math);
   if (options.splitThreads > 1) {
     lowerCacheHints(module); // on the whole module, before it is split
@@ -498,6 +499,17 @@ bool emitPtxMaybeSplit(llvm::Module &module, llvm::TargetMachine &machine,
     }
   }
   return emitPtx(module, machine, target, options, ptx, error);
+}
+
+// The PTX, and with -src-in-ptx the source lines in it.
+bool emitPtxMaybeSplit(llvm::Module &module, llvm::TargetMachine &machine,
+                       const DeviceTarget &target,
+                       const DeviceCodegenOptions &options, std::string &ptx,
+                       std::string &error) {
+  if (!emitPtxInThreads(module, machine, target, options, ptx, error))
+    return false;
+  if (options.sourceInPtx) ptx = interleaveSource(ptx);
+  return true;
 }
 
 // Device functions and variables a linked program uses but no unit defines.

@@ -26,6 +26,8 @@ struct DeviceCodegenOptions {
   frontend::DeviceMath math;
   // -restrict: every pointer parameter of a kernel is __restrict__.
   bool restrictKernelPointers = false;
+  // -src-in-ptx: source lines as comments in the PTX (SourceInPtx.h).
+  bool sourceInPtx = false;
 };
 
 // The GPU a device compile targets, as the NVPTX backend needs it.
