@@ -171,6 +171,8 @@ offload::DeviceCodegenOptions codegenOptions(const ToolArgs &args) {
   offload::DeviceCodegenOptions codegen;
   codegen.ptxTarget = args.get("-ptx-target");
   if (args.has("-O0")) codegen.optLevel = 0; // -G
+  if (args.has("-O1")) codegen.optLevel = 1; // -Ofc max
+  if (args.has("-O2")) codegen.optLevel = 2; // -Ofc mid
   codegen.math = {args.has("-ftz"), !args.has("-no-prec-div"),
                   !args.has("-no-prec-sqrt"), !args.has("-no-fmad"),
                   args.has("-fast-math")};

@@ -277,6 +277,9 @@ const Spec kSpecs[] = {
    "device link (mycc's objects only)."},
   {"-gencode", "--generate-code", "generate-code", Kind::Value, Group::Targets,
    "arch=<arch>,code=<code>", "A virtual architecture and the images to embed from it; repeatable."},
+  {"-Ofc", "--Ofast-compile", "fast-compile", Kind::Value, Group::Targets, "{0|min|mid|max}",
+   "Device compile time before run time: ptxas's --Ofast-compile=<level>; mid and max "
+   "also optimise the device code less (LLVM -O2, -O1)."},
   {"-src-in-ptx", "--source-in-ptx", "source-in-ptx", Kind::Flag, Group::Targets, "",
    "With -lineinfo or -G: each source line as a comment before its PTX "
    "(//<file>:<line> <text>, as nvcc writes them); without, no effect."},
@@ -399,7 +402,7 @@ const char *const kUnsupportedNvcc[][2] = {
   {"-optix-ir", "--optix-ir"}, {"-ltoir", "--ltoir"},
   {"-objtemp", "--objdir-as-tempdir"},
   {"-ldir", "--libdevice-directory"}, {"-target-dir", "--target-directory"},
-  {"-opt-info", "--optimization-info"}, {"-Ofc", "--Ofast-compile"},
+  {"-opt-info", "--optimization-info"},
   {"-static-global-template-stub", "--static-global-template-stub"},
   {"-device-entity-has-hidden-visibility", "--device-entity-has-hidden-visibility"},
   {"-fdevice-syntax-only", "--fdevice-syntax-only"},
@@ -806,7 +809,7 @@ struct Raw {
   int noCompress = 0, forwardUnknownOpts = 0, clean = 0, noDeviceLink = 0, noEffect = 0,
       profile = 0, noExceptions = 0, sourceInPtx = 0;
   std::vector<std::string> outputDirectory, noEffectValues, briefDiagnostics, dopt,
-      deviceStackProtector;
+      deviceStackProtector, fastCompile;
   int dlto = 0, genOptLto = 0, warnDefaultStream = 0, warnLaunchBounds = 0;
   int useFastMath = 0, resourceUsage = 0, restrict = 0, extraVectorization = 0,
       noDeprecatedDeclarations = 0;
@@ -907,6 +910,7 @@ std::string runCli11(const Normalised &normalised, Raw &raw) {
   list("brief-diagnostics", raw.briefDiagnostics)
       ->check(oneOf("-brief-diag", {"true", "false"}));
   list("dopt", raw.dopt)->check(oneOf("-dopt", {"on"}));
+  list("fast-compile", raw.fastCompile)->check(oneOf("-Ofc", {"0", "min", "mid", "max"}));
   list("device-stack-protector", raw.deviceStackProtector)
       ->check(oneOf("-device-stack-protector", {"true", "false"}));
   list("archiver-binary", raw.archiver);
@@ -1665,6 +1669,7 @@ std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &w
     o.outputDir = *v;
   o.cleanTargets = raw.clean > 0;
   o.sourceInPtx = raw.sourceInPtx > 0;
+  if (auto v = lastValue(raw.fastCompile, "fast-compile", warnings)) o.fastCompile = *v;
   o.noDeviceLink = raw.noDeviceLink > 0;
   o.xptxas = raw.xptxas;
   o.xlinker = raw.xlinker;

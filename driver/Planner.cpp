@@ -62,7 +62,11 @@ frontend::DeviceMath deviceMath(const Options &o) {
 // The code generation options of compile-device and device-link, as
 // codegenOptions (InternalTools.cpp) reads them.
 void addCodegenFlags(const Options &o, bool split, InternalCommand &cmd) {
+  // -Ofc mid/max trade device optimisation for compile time: LLVM's -O2/-O1
+  // (nvcc gives cicc --Ofast-compile, which has no LLVM counterpart).
   if (o.deviceDebug) cmd.flag("-O0");
+  else if (o.fastCompile == "max") cmd.flag("-O1");
+  else if (o.fastCompile == "mid") cmd.flag("-O2");
   if (split && o.splitCompile != 1)
     cmd.value("-split", std::to_string(o.splitCompile));
   if (o.ftz) cmd.flag("-ftz");
@@ -78,6 +82,7 @@ void addCodegenFlags(const Options &o, bool split, InternalCommand &cmd) {
 offload::PtxasOptions ptxasOptions(const Options &o) {
   offload::PtxasOptions p{o.lineInfo, o.deviceDebug, o.fmad, o.maxRegCount,
                           o.resourceUsage};
+  p.fastCompile = o.fastCompile;
   p.compileOnly = o.rdc && !o.deviceLto;
   p.extraOptions = o.xptxas;
   return p;

@@ -26,6 +26,8 @@ std::vector<std::string> sharedOptions(const PtxasOptions &o) {
 std::vector<std::string> ptxasCommand(const PtxasJob &job) {
   std::vector<std::string> cmd{job.ptxas, "-arch=" + job.gpuName, "-m64"};
   if (job.options.resourceUsage) cmd.push_back("-v");
+  if (!job.options.fastCompile.empty())
+    cmd.push_back("--Ofast-compile=" + job.options.fastCompile);
   std::vector<std::string> shared = sharedOptions(job.options);
   cmd.insert(cmd.end(), shared.begin(), shared.end());
   cmd.push_back(job.ptxFile);

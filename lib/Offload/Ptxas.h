@@ -21,6 +21,9 @@ struct PtxasOptions {
   // such PTX is told the same.
   bool compileOnly = false;
   std::vector<std::string> extraOptions; // -Xptxas
+  // -Ofc: ptxas's --Ofast-compile=<level>; not among the JIT's options (as
+  // nvcc 13.0, measured). Empty: not given.
+  std::string fastCompile;
 };
 
 struct PtxasJob {
