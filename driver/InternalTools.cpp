@@ -178,6 +178,7 @@ offload::DeviceCodegenOptions codegenOptions(const ToolArgs &args) {
                   args.has("-fast-math")};
   codegen.restrictKernelPointers = args.has("-restrict");
   codegen.sourceInPtx = args.has("-source-in-ptx");
+  codegen.keepDeviceFunctions = args.has("-keep-device-functions");
   if (!args.get("-split").empty()) {
     unsigned n = std::strtoul(args.get("-split").c_str(), nullptr, 10);
     codegen.splitThreads =

@@ -280,6 +280,10 @@ const Spec kSpecs[] = {
   {"-Ofc", "--Ofast-compile", "fast-compile", Kind::Value, Group::Targets, "{0|min|mid|max}",
    "Device compile time before run time: ptxas's --Ofast-compile=<level>; mid and max "
    "also optimise the device code less (LLVM -O2, -O1)."},
+  {"-keep-device-functions", "--keep-device-functions", "keep-device-functions", Kind::Flag,
+   Group::Targets, "",
+   "Whole-program device code keeps the __device__ functions with external linkage that "
+   "no kernel calls (by default they are dropped, as nvcc drops them)."},
   {"-src-in-ptx", "--source-in-ptx", "source-in-ptx", Kind::Flag, Group::Targets, "",
    "With -lineinfo or -G: each source line as a comment before its PTX "
    "(//<file>:<line> <text>, as nvcc writes them); without, no effect."},
@@ -408,7 +412,6 @@ const char *const kUnsupportedNvcc[][2] = {
   {"-fdevice-syntax-only", "--fdevice-syntax-only"},
   {"-fdevice-time-trace", "--fdevice-time-trace"},
   {"-e", "--entries"},
-  {"-keep-device-functions", "--keep-device-functions"},
   {"-ewp", "--extensible-whole-program"},
   {"-astoolspatch", "--compile-as-tools-patch"},
   {"-hls", "--host-linker-script"}, {"-aug-hls", "--augment-host-linker-script"},
@@ -807,7 +810,7 @@ struct Raw {
       forwardToCompiler = 0, forwardToLinker = 0, run = 0, jobserver = 0,
       allowUnsupportedCompiler = 0, hostInProcess = 0;
   int noCompress = 0, forwardUnknownOpts = 0, clean = 0, noDeviceLink = 0, noEffect = 0,
-      profile = 0, noExceptions = 0, sourceInPtx = 0;
+      profile = 0, noExceptions = 0, sourceInPtx = 0, keepDeviceFunctions = 0;
   std::vector<std::string> outputDirectory, noEffectValues, briefDiagnostics, dopt,
       deviceStackProtector, fastCompile;
   int dlto = 0, genOptLto = 0, warnDefaultStream = 0, warnLaunchBounds = 0;
@@ -905,6 +908,7 @@ std::string runCli11(const Normalised &normalised, Raw &raw) {
   app.add_flag("--profile", raw.profile);
   app.add_flag("--no-exceptions", raw.noExceptions);
   app.add_flag("--source-in-ptx", raw.sourceInPtx);
+  app.add_flag("--keep-device-functions", raw.keepDeviceFunctions);
   list("output-directory", raw.outputDirectory);
   list("no-effect-value", raw.noEffectValues);
   list("brief-diagnostics", raw.briefDiagnostics)
@@ -1669,6 +1673,7 @@ std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &w
     o.outputDir = *v;
   o.cleanTargets = raw.clean > 0;
   o.sourceInPtx = raw.sourceInPtx > 0;
+  o.keepDeviceFunctions = raw.keepDeviceFunctions > 0;
   if (auto v = lastValue(raw.fastCompile, "fast-compile", warnings)) o.fastCompile = *v;
   o.noDeviceLink = raw.noDeviceLink > 0;
   o.xptxas = raw.xptxas;

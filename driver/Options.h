@@ -86,6 +86,7 @@ struct Options {
   bool restrictKernelPointers = false; // -restrict
   bool sourceInPtx = false; // -src-in-ptx (with -lineinfo or -G)
   std::string fastCompile;  // -Ofc {0|min|mid|max}; empty: not given
+  bool keepDeviceFunctions = false; // -keep-device-functions
   // -frandom-seed: the units' ids come from it and the source, not from the
   // output path (Planner::unitId).
   std::optional<std::string> randomSeed;

@@ -77,6 +77,7 @@ void addCodegenFlags(const Options &o, bool split, InternalCommand &cmd) {
   if (o.restrictKernelPointers) cmd.flag("-restrict");
   // As nvcc: only with line information to take the lines from.
   if (o.sourceInPtx && (o.lineInfo || o.deviceDebug)) cmd.flag("-source-in-ptx");
+  if (o.keepDeviceFunctions) cmd.flag("-keep-device-functions");
 }
 
 offload::PtxasOptions ptxasOptions(const Options &o) {

@@ -30,6 +30,7 @@
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
@@ -547,6 +548,22 @@ void applyBackendOptions() {
   });
 }
 
+// Whole-program device code: no other module can call a __device__
+// function, so those with external linkage are made internal and the ones
+// no kernel reaches are dropped, as nvcc drops them (-keep-device-functions
+// keeps them, as .visible functions in the PTX). Kernels and functions
+// marked used stay.
+static void internalizeDeviceFunctions(llvm::Module &module) {
+  llvm::SmallVector<llvm::GlobalValue *, 8> used;
+  llvm::collectUsedGlobalVariables(module, used, /*CompilerUsed=*/false);
+  llvm::collectUsedGlobalVariables(module, used, /*CompilerUsed=*/true);
+  llvm::SmallPtrSet<llvm::GlobalValue *, 8> keep(used.begin(), used.end());
+  for (llvm::Function &f : module)
+    if (!f.isDeclaration() && f.hasExternalLinkage() && !keep.count(&f) &&
+        f.getCallingConv() != llvm::CallingConv::PTX_Kernel)
+      f.setLinkage(llvm::GlobalValue::InternalLinkage);
+}
+
 bool compileDeviceToPtx(const std::vector<std::string> &cc1,
                         const DeviceCodegenOptions &options, std::string &ptx,
                         std::string &error, llvm::raw_ostream *diagnostics) {
@@ -555,6 +572,11 @@ bool compileDeviceToPtx(const std::vector<std::string> &cc1,
   DeviceTarget target;
   auto module = runFrontEnd(cc1, context, target, error, diagnostics, &errors);
   if (!module) return false;
+  // Relocatable device code (-fgpu-rdc) is not a whole program: other units
+  // may call its functions.
+  bool relocatable = std::find(cc1.begin(), cc1.end(), "-fgpu-rdc") != cc1.end();
+  if (!options.keepDeviceFunctions && !relocatable)
+    internalizeDeviceFunctions(*module);
   resolveMathReflect(*module, options.math);
   if (options.restrictKernelPointers) restrictKernelPointers(*module);
   auto machine = createMachine(*module, target, options, error);

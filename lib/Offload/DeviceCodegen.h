@@ -28,6 +28,9 @@ struct DeviceCodegenOptions {
   bool restrictKernelPointers = false;
   // -src-in-ptx: source lines as comments in the PTX (SourceInPtx.h).
   bool sourceInPtx = false;
+  // -keep-device-functions: whole-program device code keeps __device__
+  // functions no kernel calls (by default they are dropped, as by nvcc).
+  bool keepDeviceFunctions = false;
 };
 
 // The GPU a device compile targets, as the NVPTX backend needs it.
