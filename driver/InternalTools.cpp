@@ -179,6 +179,7 @@ offload::DeviceCodegenOptions codegenOptions(const ToolArgs &args) {
   codegen.restrictKernelPointers = args.has("-restrict");
   codegen.sourceInPtx = args.has("-source-in-ptx");
   codegen.keepDeviceFunctions = args.has("-keep-device-functions");
+  codegen.syntaxOnly = args.has("-syntax-only");
   if (!args.get("-split").empty()) {
     unsigned n = std::strtoul(args.get("-split").c_str(), nullptr, 10);
     codegen.splitThreads =

@@ -280,6 +280,10 @@ const Spec kSpecs[] = {
   {"-Ofc", "--Ofast-compile", "fast-compile", Kind::Value, Group::Targets, "{0|min|mid|max}",
    "Device compile time before run time: ptxas's --Ofast-compile=<level>; mid and max "
    "also optimise the device code less (LLVM -O2, -O1)."},
+  {"-fdevice-syntax-only", "--fdevice-syntax-only", "device-syntax-only", Kind::Flag,
+   Group::Targets, "",
+   "The device sides are checked, not compiled: their PTX is an empty module, as nvcc's "
+   "(the program builds; its kernels have no code)."},
   {"-keep-device-functions", "--keep-device-functions", "keep-device-functions", Kind::Flag,
    Group::Targets, "",
    "Whole-program device code keeps the __device__ functions with external linkage that "
@@ -409,7 +413,6 @@ const char *const kUnsupportedNvcc[][2] = {
   {"-opt-info", "--optimization-info"},
   {"-static-global-template-stub", "--static-global-template-stub"},
   {"-device-entity-has-hidden-visibility", "--device-entity-has-hidden-visibility"},
-  {"-fdevice-syntax-only", "--fdevice-syntax-only"},
   {"-fdevice-time-trace", "--fdevice-time-trace"},
   {"-e", "--entries"},
   {"-ewp", "--extensible-whole-program"},
@@ -810,7 +813,8 @@ struct Raw {
       forwardToCompiler = 0, forwardToLinker = 0, run = 0, jobserver = 0,
       allowUnsupportedCompiler = 0, hostInProcess = 0;
   int noCompress = 0, forwardUnknownOpts = 0, clean = 0, noDeviceLink = 0, noEffect = 0,
-      profile = 0, noExceptions = 0, sourceInPtx = 0, keepDeviceFunctions = 0;
+      profile = 0, noExceptions = 0, sourceInPtx = 0, keepDeviceFunctions = 0,
+      deviceSyntaxOnly = 0;
   std::vector<std::string> outputDirectory, noEffectValues, briefDiagnostics, dopt,
       deviceStackProtector, fastCompile;
   int dlto = 0, genOptLto = 0, warnDefaultStream = 0, warnLaunchBounds = 0;
@@ -909,6 +913,7 @@ std::string runCli11(const Normalised &normalised, Raw &raw) {
   app.add_flag("--no-exceptions", raw.noExceptions);
   app.add_flag("--source-in-ptx", raw.sourceInPtx);
   app.add_flag("--keep-device-functions", raw.keepDeviceFunctions);
+  app.add_flag("--device-syntax-only", raw.deviceSyntaxOnly);
   list("output-directory", raw.outputDirectory);
   list("no-effect-value", raw.noEffectValues);
   list("brief-diagnostics", raw.briefDiagnostics)
@@ -1674,6 +1679,7 @@ std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &w
   o.cleanTargets = raw.clean > 0;
   o.sourceInPtx = raw.sourceInPtx > 0;
   o.keepDeviceFunctions = raw.keepDeviceFunctions > 0;
+  o.deviceSyntaxOnly = raw.deviceSyntaxOnly > 0;
   if (auto v = lastValue(raw.fastCompile, "fast-compile", warnings)) o.fastCompile = *v;
   o.noDeviceLink = raw.noDeviceLink > 0;
   o.xptxas = raw.xptxas;

@@ -87,6 +87,7 @@ struct Options {
   bool sourceInPtx = false; // -src-in-ptx (with -lineinfo or -G)
   std::string fastCompile;  // -Ofc {0|min|mid|max}; empty: not given
   bool keepDeviceFunctions = false; // -keep-device-functions
+  bool deviceSyntaxOnly = false;    // -fdevice-syntax-only
   // -frandom-seed: the units' ids come from it and the source, not from the
   // output path (Planner::unitId).
   std::optional<std::string> randomSeed;

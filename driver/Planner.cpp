@@ -78,6 +78,7 @@ void addCodegenFlags(const Options &o, bool split, InternalCommand &cmd) {
   // As nvcc: only with line information to take the lines from.
   if (o.sourceInPtx && (o.lineInfo || o.deviceDebug)) cmd.flag("-source-in-ptx");
   if (o.keepDeviceFunctions) cmd.flag("-keep-device-functions");
+  if (o.deviceSyntaxOnly) cmd.flag("-syntax-only");
 }
 
 offload::PtxasOptions ptxasOptions(const Options &o) {

@@ -577,6 +577,14 @@ bool compileDeviceToPtx(const std::vector<std::string> &cc1,
   bool relocatable = std::find(cc1.begin(), cc1.end(), "-fgpu-rdc") != cc1.end();
   if (!options.keepDeviceFunctions && !relocatable)
     internalizeDeviceFunctions(*module);
+  if (options.syntaxOnly) {
+    // -fdevice-syntax-only: the source has been checked; the PTX is an
+    // empty module (its header only), as nvcc's cicc writes it.
+    auto empty = std::make_unique<llvm::Module>(module->getName(), context);
+    empty->setTargetTriple(module->getTargetTriple());
+    empty->setDataLayout(module->getDataLayout());
+    module = std::move(empty);
+  }
   resolveMathReflect(*module, options.math);
   if (options.restrictKernelPointers) restrictKernelPointers(*module);
   auto machine = createMachine(*module, target, options, error);

@@ -31,6 +31,9 @@ struct DeviceCodegenOptions {
   // -keep-device-functions: whole-program device code keeps __device__
   // functions no kernel calls (by default they are dropped, as by nvcc).
   bool keepDeviceFunctions = false;
+  // -fdevice-syntax-only: the front end checks the source; the PTX has no
+  // code (its header only), as nvcc's.
+  bool syntaxOnly = false;
 };
 
 // The GPU a device compile targets, as the NVPTX backend needs it.

@@ -7,9 +7,15 @@
 // values (the same PTX parameter), whose local copy SROA turns back into
 // registers (lib/Offload/KernelParams.cpp); the reduced case is in
 // docs/nvcc-compatibility.md.
+// With -keep-device-functions the functions keep external linkage, so their
+// signatures stay and the address of `p` escapes (the case that aborted);
+// by default they are internal, as with nvcc, and LLVM passes `sum` the two
+// fields instead (no local copy; nvcc 13.0's PTX has none either).
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %mycc -ptx -arch=sm_90 %s -o %t/mycc.ptx
+// RUN: %mycc -ptx -arch=sm_90 -keep-device-functions %s -o %t/mycc.ptx
 // RUN: FileCheck %s < %t/mycc.ptx
+// RUN: %mycc -ptx -arch=sm_90 %s -o %t/mycc-internal.ptx
+// RUN: FileCheck %s --check-prefix=INTERNAL < %t/mycc-internal.ptx
 // RUN: %mycc -ptx -arch=sm_90 -G %s -o %t/mycc-debug.ptx
 // RUN: %mycc -c -arch=sm_90 %s -o %t/mycc.o
 // RUN: %if nvcc %{ %cuda_path/bin/nvcc -c -arch=sm_90 %s -o %t/nvcc.o %}
@@ -43,3 +49,6 @@ __global__ void kernel(int *out) {
 // CHECK: .local
 // CHECK: cvta.local
 // CHECK: ret;
+// INTERNAL-LABEL: .func {{.*}}_Z17address_passed_on4Pair(
+// INTERNAL-NOT: .local
+// INTERNAL: ret;
