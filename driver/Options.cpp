@@ -284,6 +284,14 @@ const Spec kSpecs[] = {
    Group::Targets, "",
    "The device sides are checked, not compiled: their PTX is an empty module, as nvcc's "
    "(the program builds; its kernels have no code)."},
+  {"-static-global-template-stub", "--static-global-template-stub",
+   "static-global-template-stub", Kind::Value, Group::Targets, "{false}",
+   "false only, mycc's behaviour: the host stubs of __global__ templates have weak "
+   "linkage. true (nvcc's default, static stubs) is rejected: not implemented."},
+  {"-device-entity-has-hidden-visibility", "--device-entity-has-hidden-visibility",
+   "device-entity-has-hidden-visibility", Kind::Value, Group::Targets, "{false}",
+   "false only, mycc's behaviour: kernels' host stubs keep default visibility. true "
+   "(nvcc's default, hidden) is rejected: not implemented."},
   {"-keep-device-functions", "--keep-device-functions", "keep-device-functions", Kind::Flag,
    Group::Targets, "",
    "Whole-program device code keeps the __device__ functions with external linkage that "
@@ -411,8 +419,6 @@ const char *const kUnsupportedNvcc[][2] = {
   {"-objtemp", "--objdir-as-tempdir"},
   {"-ldir", "--libdevice-directory"}, {"-target-dir", "--target-directory"},
   {"-opt-info", "--optimization-info"},
-  {"-static-global-template-stub", "--static-global-template-stub"},
-  {"-device-entity-has-hidden-visibility", "--device-entity-has-hidden-visibility"},
   {"-fdevice-time-trace", "--fdevice-time-trace"},
   {"-e", "--entries"},
   {"-ewp", "--extensible-whole-program"},
@@ -816,7 +822,7 @@ struct Raw {
       profile = 0, noExceptions = 0, sourceInPtx = 0, keepDeviceFunctions = 0,
       deviceSyntaxOnly = 0;
   std::vector<std::string> outputDirectory, noEffectValues, briefDiagnostics, dopt,
-      deviceStackProtector, fastCompile;
+      deviceStackProtector, fastCompile, staticTemplateStub, hiddenDeviceEntities;
   int dlto = 0, genOptLto = 0, warnDefaultStream = 0, warnLaunchBounds = 0;
   int useFastMath = 0, resourceUsage = 0, restrict = 0, extraVectorization = 0,
       noDeprecatedDeclarations = 0;
@@ -919,6 +925,10 @@ std::string runCli11(const Normalised &normalised, Raw &raw) {
   list("brief-diagnostics", raw.briefDiagnostics)
       ->check(oneOf("-brief-diag", {"true", "false"}));
   list("dopt", raw.dopt)->check(oneOf("-dopt", {"on"}));
+  list("static-global-template-stub", raw.staticTemplateStub)
+      ->check(oneOf("-static-global-template-stub", {"true", "false"}));
+  list("device-entity-has-hidden-visibility", raw.hiddenDeviceEntities)
+      ->check(oneOf("-device-entity-has-hidden-visibility", {"true", "false"}));
   list("fast-compile", raw.fastCompile)->check(oneOf("-Ofc", {"0", "min", "mid", "max"}));
   list("device-stack-protector", raw.deviceStackProtector)
       ->check(oneOf("-device-stack-protector", {"true", "false"}));
@@ -1669,6 +1679,14 @@ std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &w
       v && *v == "true")
     return "-device-stack-protector=true is not supported by mycc: LLVM's NVPTX "
            "backend has no stack protector";
+  // mycc's host stubs are what nvcc makes with these two set to false; the
+  // nvcc defaults (true) are not implemented yet, and not pretended.
+  for (auto [values, name] :
+       {std::pair{&raw.staticTemplateStub, "static-global-template-stub"},
+        std::pair{&raw.hiddenDeviceEntities, "device-entity-has-hidden-visibility"}})
+    if (auto v = lastValue(*values, name, warnings); v && *v == "true")
+      return std::string("-") + name + "=true is not supported by mycc (its host " +
+             "stubs are nvcc's with =false, which it accepts)";
   // -dopt on: optimised device code; with -G only line numbers remain.
   if (!raw.dopt.empty() && o.deviceDebug) {
     o.deviceDebug = false;

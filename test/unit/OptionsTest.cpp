@@ -1066,13 +1066,19 @@ TEST(NvccOptions, HostAndDiagnostics) {
         {"--no-align-double"}, {"-idp", "/c/"}, {"-ddp=/c/"}, {"-dp", "/c/"},
         {"-qpp-config", "gcc_ntox86_64"}, {"-err-no"}, {"-no-err-no"},
         {"-nohdinitlist"}, {"-nohdmoveforward"}, {"-Wext-lambda-captures-this"},
-        {"-device-stack-protector=false"}}) {
+        {"-device-stack-protector=false"}, {"-static-global-template-stub=false"},
+        {"--device-entity-has-hidden-visibility", "false"}}) {
     args.push_back("x.cu");
     ParseResult r = parseCommandLine(args);
     ASSERT_TRUE(r) << args[0] << ": " << r.error;
     EXPECT_TRUE(r.options.xcompiler.empty() && r.options.clangFlags.empty()) << args[0];
   }
   EXPECT_TRUE(contains(fails({"-device-stack-protector=true", "x.cu"}),
+                       "not supported"));
+  EXPECT_EQ(fails({"-static-global-template-stub=true", "x.cu"}),
+            "-static-global-template-stub=true is not supported by mycc (its host "
+            "stubs are nvcc's with =false, which it accepts)");
+  EXPECT_TRUE(contains(fails({"-device-entity-has-hidden-visibility=true", "x.cu"}),
                        "not supported"));
   EXPECT_TRUE(contains(fails({"-brief-diag=maybe", "x.cu"}), "true, false"));
 }
