@@ -476,9 +476,7 @@ int compile(Options &o, const std::string &self) {
     if (ownTempDir) llvm::sys::fs::remove_directories(tempDir);
     return fail(error);
   }
-  std::string output = !o.output.empty()    ? o.output
-                       : o.outputDir.empty() ? "a.out"
-                                             : o.outputDir + "/a.out";
+  std::string output = outputFile(o, "a.out");
   if (o.cleanTargets) {
     bool ok = cleanTargets(graph, o, tempDir, ownTempDir, error);
     if (ownTempDir) llvm::sys::fs::remove_directories(tempDir);

@@ -1440,8 +1440,12 @@ std::string dependencyOptions(const Raw &raw, Options &o,
 // -dlink, -lib. Compiler caches rely on it: sccache preprocesses with the
 // build's `-c` still on the line and `-E` or `-M` added.
 std::string phaseOptions(const Raw &raw, Options &o) {
-  static const char *const kEarliestFirst[] = {
-      "preprocess", "ptx", "cubin", "fatbin", "cuda", "compile", "device-link", "lib", "link"};
+  static const std::pair<const char *, Phase> kEarliestFirst[] = {
+      {"preprocess", Phase::Preprocess}, {"ptx", Phase::Ptx},
+      {"cubin", Phase::Cubin},           {"fatbin", Phase::Fatbin},
+      {"cuda", Phase::Cuda},             {"compile", Phase::Compile},
+      {"device-link", Phase::DeviceLink}, {"lib", Phase::Lib},
+      {"link", Phase::Link}};
   // -dc is -c with relocatable device code, -dw -c without.
   bool deviceC = false, deviceW = false;
   std::size_t earliest = std::size(kEarliestFirst);
@@ -1451,20 +1455,9 @@ std::string phaseOptions(const Raw &raw, Options &o) {
       phase = "compile";
     }
     for (std::size_t rank = 0; rank < std::size(kEarliestFirst); ++rank)
-      if (phase == kEarliestFirst[rank]) earliest = std::min(earliest, rank);
+      if (phase == kEarliestFirst[rank].first) earliest = std::min(earliest, rank);
   }
-  if (earliest < std::size(kEarliestFirst)) {
-    const std::string phase = kEarliestFirst[earliest];
-    o.phase = phase == "compile"      ? Phase::Compile
-              : phase == "device-link" ? Phase::DeviceLink
-              : phase == "lib"        ? Phase::Lib
-              : phase == "preprocess" ? Phase::Preprocess
-              : phase == "ptx"        ? Phase::Ptx
-              : phase == "cubin"      ? Phase::Cubin
-              : phase == "fatbin"     ? Phase::Fatbin
-              : phase == "link"       ? Phase::Link
-                                      : Phase::Cuda;
-  }
+  if (earliest < std::size(kEarliestFirst)) o.phase = kEarliestFirst[earliest].second;
   if (deviceW) o.rdc = false;
   if (deviceC) o.rdc = true;
   return {};
@@ -1675,18 +1668,24 @@ std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &w
   if (auto v = lastValue(raw.briefDiagnostics, "brief-diagnostics", warnings);
       v && *v == "true")
     o.clangFlags.push_back("-fno-caret-diagnostics");
-  if (auto v = lastValue(raw.deviceStackProtector, "device-stack-protector", warnings);
-      v && *v == "true")
-    return "-device-stack-protector=true is not supported by mycc: LLVM's NVPTX "
-           "backend has no stack protector";
-  // mycc's host stubs are what nvcc makes with these two set to false; the
-  // nvcc defaults (true) are not implemented yet, and not pretended.
-  for (auto [values, name] :
-       {std::pair{&raw.staticTemplateStub, "static-global-template-stub"},
-        std::pair{&raw.hiddenDeviceEntities, "device-entity-has-hidden-visibility"}})
-    if (auto v = lastValue(*values, name, warnings); v && *v == "true")
-      return std::string("-") + name + "=true is not supported by mycc (its host " +
-             "stubs are nvcc's with =false, which it accepts)";
+  // Options whose =false is mycc's behaviour and whose =true is refused, not
+  // pretended: LLVM's NVPTX has no stack protector; mycc's host stubs are
+  // what nvcc makes with the other two set to false (nvcc's defaults are
+  // true, not implemented yet).
+  struct FalseOnly {
+    const std::vector<std::string> *values;
+    const char *name, *why;
+  };
+  const char *stubs = " (its host stubs are nvcc's with =false, which it accepts)";
+  for (const FalseOnly &option :
+       {FalseOnly{&raw.deviceStackProtector, "device-stack-protector",
+                  ": LLVM's NVPTX backend has no stack protector"},
+        FalseOnly{&raw.staticTemplateStub, "static-global-template-stub", stubs},
+        FalseOnly{&raw.hiddenDeviceEntities, "device-entity-has-hidden-visibility",
+                  stubs}})
+    if (auto v = lastValue(*option.values, option.name, warnings); v && *v == "true")
+      return std::string("-") + option.name + "=true is not supported by mycc" +
+             option.why;
   // -dopt on: optimised device code; with -G only line numbers remain.
   if (!raw.dopt.empty() && o.deviceDebug) {
     o.deviceDebug = false;

@@ -44,6 +44,15 @@ std::string joinPath(const std::string &dir, const std::string &name) {
   return std::string(p);
 }
 
+} // namespace
+
+std::string outputFile(const Options &o, const std::string &name) {
+  if (!o.output.empty()) return o.output;
+  return name == "-" || o.outputDir.empty() ? name : joinPath(o.outputDir, name);
+}
+
+namespace {
+
 std::string joined(const std::vector<std::string> &words) {
   std::string out;
   for (const std::string &w : words) out += (out.empty() ? "" : " ") + w;
@@ -186,16 +195,19 @@ private:
                      const std::vector<TargetPair> &targets, std::string &error);
   bool planNvlink(const std::vector<TargetPair> &targets, std::string &error);
   bool planPreprocessSides(const Unit &unit, std::string &error);
+  void planPreprocessDevice(const Unit &unit, const TargetPair &pair,
+                            const std::vector<std::string> &cc1,
+                            const std::string &output, bool text);
   bool planDeviceLink(const std::vector<TargetPair> &targets,
                       std::string &error);
   void planLink();
   void planArchive();
 
   std::string temp(const std::string &base, const std::string &suffix);
-  // -o, else the name mycc gives the output (in -odir); "-" is stdout.
   std::string finalOr(const std::string &dflt) const {
-    return !o.output.empty() ? o.output : dflt == "-" ? dflt : named(dflt);
+    return outputFile(o, dflt);
   }
+  // A name mycc gives a file (in -odir), whatever -o says.
   std::string named(const std::string &name) const {
     return o.outputDir.empty() ? name : joinPath(o.outputDir, name);
   }
@@ -485,16 +497,26 @@ bool Planner::planDeviceRules(const Unit &unit, std::vector<std::string> &rules,
                                        gpuName(pair.virtualArch), cc1, error,
                                        &rule))
       return false;
-    Job job{JobKind::PreprocessDevice};
-    job.source = unit.input;
-    job.inputs = {unit.input};
-    job.outputs = {rule.file};
-    job.target = pair.virtualArch;
-    job.command = InternalCommand(t, "preprocess-device").cc1(cc1).argv;
-    job.inProcess = true;
-    graph.add(job);
+    planPreprocessDevice(unit, pair, cc1, rule.file, /*text=*/false);
   }
   return true;
+}
+
+// A virtual arch's device-side preprocessing: `output` is the rule its cc1
+// arguments write, or with `text` the preprocessed text (-o).
+void Planner::planPreprocessDevice(const Unit &unit, const TargetPair &pair,
+                                   const std::vector<std::string> &cc1,
+                                   const std::string &output, bool text) {
+  Job job{JobKind::PreprocessDevice};
+  job.source = unit.input;
+  job.inputs = {unit.input};
+  job.outputs = {output};
+  job.target = pair.virtualArch;
+  InternalCommand cmd(t, "preprocess-device");
+  if (text) cmd.value("-o", output);
+  job.command = cmd.cc1(cc1).argv;
+  job.inProcess = true;
+  graph.add(job);
 }
 
 bool Planner::planCuda(const Unit &unit, std::string &error) {
@@ -521,17 +543,7 @@ bool Planner::planPreprocessSides(const Unit &unit, std::string &error) {
     if (!frontend::Invocations::devicePreprocess(
             sourceFor(unit), unit.input, gpuName(pair.virtualArch), cc1, error))
       return false;
-    Job job{JobKind::PreprocessDevice};
-    job.source = unit.input;
-    job.inputs = {unit.input};
-    job.outputs = {text};
-    job.target = pair.virtualArch;
-    job.command = InternalCommand(t, "preprocess-device")
-                      .value("-o", text)
-                      .cc1(cc1)
-                      .argv;
-    job.inProcess = true;
-    graph.add(job);
+    planPreprocessDevice(unit, pair, cc1, text, /*text=*/true);
     texts.push_back(text);
   }
   std::string host = temp(unit.tempBase, ".cpp1.ii");
@@ -808,9 +820,6 @@ void Planner::planPtxas(const TargetPair &pair, const std::string &ptx,
   }
 }
 
-// The bundle job, in nvcc's container order: cubins first, then PTX.
-// With `embeddedText`, the bundle also writes the fat binary as the C text
-// the toolkit's link.stub includes (a device link's).
 // How nvcc 13's fatbinary compresses (measured, docs/options.md "Fat binary
 // compression"): PTX always; cubins with -compress-mode=size, -Xfatbin
 // -compress-all, -G (debug images) and in a relocatable object's fat
@@ -830,6 +839,9 @@ static void compressionOptions(const Options &o, bool relocatable, bool linked,
     cmd.value("-compress-elf", scheme);
 }
 
+// The bundle job, in nvcc's container order: cubins first, then PTX.
+// With `embeddedText`, the bundle also writes the fat binary as the C text
+// the toolkit's link.stub includes (a device link's).
 std::string Planner::planBundle(std::vector<std::pair<Target, std::string>> images,
                                 const std::string &output,
                                 const std::string &source, bool linked,
@@ -839,17 +851,15 @@ std::string Planner::planBundle(std::vector<std::pair<Target, std::string>> imag
   InternalCommand cmd(t, "bundle");
   Job job{JobKind::Bundle};
   job.source = source;
-  bool ptx = false;
+  bool ptx = false, cubins = false;
   for (const auto &[target, file] : images) {
     cmd.value("-image", target.str() + "," + file);
     job.inputs.push_back(file);
-    ptx = ptx || target.isVirtual;
+    (target.isVirtual ? ptx : cubins) = true;
   }
   // The PTX carries the ptxas options for the driver's JIT, as nvcc's does.
   std::string jit = offload::jitOptions(ptxasOptions(o));
   if (ptx && !jit.empty()) cmd.value("-ptx-options", jit);
-  bool cubins = std::any_of(images.begin(), images.end(),
-                            [](const auto &image) { return !image.first.isVirtual; });
   compressionOptions(o, rdcObject && !bitcodeRdc, linked, ptx, cubins, cmd);
   // -G's images are marked debug and named by their source, as nvcc's.
   if (o.deviceDebug || o.fatbinDebug) cmd.flag("-debug").value("-ident", source);

@@ -35,6 +35,10 @@ bool isBuildInput(const Options &options, const std::string &path);
 // Whether mycc compiles `path` as CUDA (a .cu, or any source under -x cu).
 bool isCudaSource(const Options &options, const std::string &path);
 
+// An output's file: -o when given, else `name` (nvcc's name for it: x.o,
+// a.out, a.a, ...) in -odir; "-" (stdout) stays as it is.
+std::string outputFile(const Options &options, const std::string &name);
+
 // Builds the graph. `tempDir` is where intermediate files go (the keep
 // directory with --keep). False with a one-line `error` for inputs or option
 // combinations that cannot be planned. A link of existing objects or -l

@@ -575,8 +575,6 @@ bool compileDeviceToPtx(const std::vector<std::string> &cc1,
   // Relocatable device code (-fgpu-rdc) is not a whole program: other units
   // may call its functions.
   bool relocatable = std::find(cc1.begin(), cc1.end(), "-fgpu-rdc") != cc1.end();
-  if (!options.keepDeviceFunctions && !relocatable)
-    internalizeDeviceFunctions(*module);
   if (options.syntaxOnly) {
     // -fdevice-syntax-only: the source has been checked; the PTX is an
     // empty module (its header only), as nvcc's cicc writes it.
@@ -584,6 +582,8 @@ bool compileDeviceToPtx(const std::vector<std::string> &cc1,
     empty->setTargetTriple(module->getTargetTriple());
     empty->setDataLayout(module->getDataLayout());
     module = std::move(empty);
+  } else if (!options.keepDeviceFunctions && !relocatable) {
+    internalizeDeviceFunctions(*module);
   }
   resolveMathReflect(*module, options.math);
   if (options.restrictKernelPointers) restrictKernelPointers(*module);

@@ -1,5 +1,6 @@
 #include "SourceInPtx.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -52,14 +53,8 @@ bool parseFile(llvm::StringRef line, unsigned &id, std::string &path) {
 bool parseLoc(llvm::StringRef line, unsigned &file, unsigned &row) {
   line = line.trim();
   if (!line.consume_front(".loc")) return false;
-  llvm::SmallVector<llvm::StringRef, 4> words;
-  line.split(words, ' ', -1, /*KeepEmpty=*/false);
   llvm::SmallVector<llvm::StringRef, 4> fields;
-  for (llvm::StringRef w : words) {
-    llvm::SmallVector<llvm::StringRef, 4> parts;
-    w.split(parts, '\t', -1, false);
-    fields.append(parts.begin(), parts.end());
-  }
+  llvm::SplitString(line, fields); // on spaces and tabs
   return fields.size() >= 2 && !fields[0].getAsInteger(10, file) &&
          !fields[1].getAsInteger(10, row);
 }
