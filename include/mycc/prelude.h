@@ -217,6 +217,41 @@ __cxa_deleted_virtual(void) {
 #endif
 
 //===----------------------------------------------------------------------===//
+// Sparse 2D texture gather
+//===----------------------------------------------------------------------===//
+//
+// texture_indirect_functions.h's tex2Dgather(T *, obj, x, y, bool *isResident,
+// comp) fetches "__itex2Dgather_sparse" with the arguments (x, y, comp,
+// isResident); Clang's texture header dispatches that operation on `comp`
+// with the parameters (x, y, isResident, comp), so every such call failed
+// with "no matching function for call to '__run'" (found by the device-API
+// differential test). This overload of the header's __tex_fetch_impl (found
+// at instantiation through its tag argument, and more specialized than the
+// header's variadic one) takes the calls with those argument types and
+// passes them on in the order the operation's dispatcher takes; other
+// operations with the same argument types (2D layered) go on as before.
+#if defined(__CLANG_CUDA_TEXTURE_INTRINSICS_H__) &&                            \
+    (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 600)
+namespace {
+namespace __cuda_tex {
+template <class __op, class __T>
+__device__ static void __tex_fetch_impl(__texture_op_tag, __T *__ptr,
+                                        cudaTextureObject_t __handle,
+                                        float __x, float __y, int __i,
+                                        unsigned char *__ir) {
+  using __FetchT = typename __TypeInfoT<__T>::__fetch_t;
+  if constexpr (__is_same(__op, __Tag<__tex_op_hash("__itex2Dgather_sparse")>))
+    *__ptr = __convert<__T, __FetchT>::__run(
+        __tex_fetch_v4<__op>::template __run<__FetchT>(__handle, __x, __y, __ir, __i));
+  else
+    *__ptr = __convert<__T, __FetchT>::__run(
+        __tex_fetch_v4<__op>::template __run<__FetchT>(__handle, __x, __y, __i, __ir));
+}
+} // namespace __cuda_tex
+} // namespace
+#endif
+
+//===----------------------------------------------------------------------===//
 // __maxnreg__
 //===----------------------------------------------------------------------===//
 //

@@ -1,8 +1,9 @@
 // Texture and surface objects: a 2D cudaArray read through a texture object
 // with point sampling (tex2D<float>), normalised coordinates with wrap
 // addressing and linear filtering, a 1D texture over linear memory
-// (tex1Dfetch), and a surface object written and read back (surf2Dwrite,
-// surf2Dread).
+// (tex1Dfetch), a 2D gather (tex2Dgather) with and without the residency
+// flag of sparse textures, and a surface object written and read back
+// (surf2Dwrite, surf2Dread).
 #include "gpu_test.h"
 
 #include <cmath>
@@ -19,6 +20,16 @@ __global__ void sample(cudaTextureObject_t point, cudaTextureObject_t linear,
     out[kW * kH + x] = tex2D<float>(linear, u, v);
     out[kW * kH + kW + x] = tex1Dfetch<float>(linear1d, x);
   }
+}
+
+// The four texels around (x + 1, y + 1), as the regular gather and as the
+// sparse one (which also says whether they are resident: always, here).
+__global__ void gather(cudaTextureObject_t point, float4 *out, int *resident) {
+  int x = threadIdx.x, y = blockIdx.x, i = y * kW + x;
+  bool r = false;
+  out[2 * i] = tex2Dgather<float4>(point, x + 1.0f, y + 1.0f, &r, 0);
+  out[2 * i + 1] = tex2Dgather<float4>(point, x + 1.0f, y + 1.0f, 0);
+  resident[i] = r;
 }
 
 __global__ void surfaces(cudaSurfaceObject_t surface, int *out) {
@@ -83,6 +94,29 @@ int main() {
            result[kW * kH + kW + x]);
   }
 
+  float4 *gathered;
+  int *resident;
+  CHECK(cudaMalloc(&gathered, 2 * kW * kH * sizeof(float4)));
+  CHECK(cudaMalloc(&resident, kW * kH * sizeof(int)));
+  gather<<<kH, kW>>>(point, gathered, resident);
+  CHECK(cudaGetLastError());
+  static float4 g[2 * kW * kH];
+  static int res[kW * kH];
+  CHECK(cudaMemcpy(g, gathered, sizeof(g), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(res, resident, sizeof(res), cudaMemcpyDeviceToHost));
+  for (int y = 0; y + 1 < kH; ++y)
+    for (int x = 0; x + 1 < kW; ++x) {
+      int i = y * kW + x;
+      float4 s = g[2 * i], p = g[2 * i + 1];
+      float want = host[i] + host[i + 1] + host[i + kW] + host[i + kW + 1];
+      EXPECT(p.x + p.y + p.z + p.w == want, "gather (%d,%d) sums to %g, not %g", x,
+             y, p.x + p.y + p.z + p.w, want);
+      EXPECT(s.x == p.x && s.y == p.y && s.z == p.z && s.w == p.w,
+             "sparse gather (%d,%d) = (%g %g %g %g), regular (%g %g %g %g)", x, y,
+             s.x, s.y, s.z, s.w, p.x, p.y, p.z, p.w);
+      EXPECT(res[i] == 1, "sparse gather (%d,%d): texels not resident", x, y);
+    }
+
   cudaChannelFormatDesc intDesc = cudaCreateChannelDesc<int>();
   cudaArray_t surfaceArray;
   CHECK(cudaMallocArray(&surfaceArray, &intDesc, kW, kH, cudaArraySurfaceLoadStore));
@@ -116,5 +150,7 @@ int main() {
   CHECK(cudaFree(flat));
   CHECK(cudaFree(out));
   CHECK(cudaFree(ints));
+  CHECK(cudaFree(gathered));
+  CHECK(cudaFree(resident));
   return finish_test("guide_textures");
 }
