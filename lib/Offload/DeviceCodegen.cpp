@@ -8,6 +8,7 @@
 #include "Frontend.h"
 #include "KernelAttributes.h"
 #include "KernelParams.h"
+#include "VolatileLocals.h"
 #include "LiveRanges.h"
 #include "SourceInPtx.h"
 #include "SourceRecovery.h"
@@ -418,6 +419,9 @@ bool optimize(llvm::Module &module, llvm::TargetMachine &machine,
   // Kernel parameters passed by value: read in place or copied wide. The
   // pass runs at the end of the whole-program and pre-link pipelines.
   registerKernelParamsPass(builder, machine);
+  // Volatile locals whose address never escapes stay in registers, as nvcc
+  // keeps them (libcu++'s atomic_ref wait loop).
+  registerVolatileLocalsPass(builder);
   builder.registerModuleAnalyses(mam);
   builder.registerCGSCCAnalyses(cgam);
   builder.registerFunctionAnalyses(fam);
