@@ -318,6 +318,13 @@ private:
     t = t.getUnqualifiedType();
     if (const auto *p = t->getAs<PointerType>()) {
       QualType pointee = p->getPointeeType().getCanonicalType();
+      // A pointer to an array (the legacy pipeline's memcpy_async).
+      if (const auto *array = ctx->getAsConstantArrayType(pointee)) {
+        std::optional<std::string> element = spell(array->getElementType(), dependent);
+        if (!element) return std::nullopt;
+        return *element + " (*" + (quals.empty() ? "" : " " + quals.substr(0, quals.size() - 1)) +
+               ")[" + std::to_string(array->getSize().getZExtValue()) + "]";
+      }
       if (pointee->isPointerType() || pointee->isFunctionType() ||
           pointee->isMemberPointerType())
         return std::nullopt;
@@ -400,11 +407,14 @@ int main(int argc, char **argv) {
     return 2;
   }
   std::string cuda = argv[1];
-  llvm::SmallString<256> include, preamble;
-  if (llvm::sys::fs::real_path(cuda + "/include", include)) {
+  // The directory the headers really are in: a prefix may only mirror the
+  // toolkit, with links to its files (as mycc finds it, driver/Toolkit.cpp).
+  llvm::SmallString<256> runtimeHeader, preamble;
+  if (llvm::sys::fs::real_path(cuda + "/include/cuda_runtime.h", runtimeHeader)) {
     llvm::errs() << "mycc-list-device-api: no toolkit at " << cuda << "\n";
     return 2;
   }
+  std::string include = llvm::sys::path::parent_path(runtimeHeader).str();
   if (llvm::sys::fs::real_path(argv[4], preamble)) {
     llvm::errs() << "mycc-list-device-api: cannot read " << argv[4] << "\n";
     return 2;

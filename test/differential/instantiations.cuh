@@ -118,7 +118,8 @@ cuda::barrier<cuda::thread_scope_block>::try_wait_parity_until(
     bool, const cuda::std::chrono::system_clock::time_point &);
 
 // WMMA's fill_fragment (on the fragments' common base; a static function,
-// whose instantiation can only be defined).
+// whose instantiation can only be defined) and the legacy pipeline's copy of
+// an array.
 namespace nvcuda {
 namespace wmma {
 template __device__ void fill_fragment(__frag_base<__half, 16, 16> &, const __half &);
@@ -126,6 +127,9 @@ template __device__ void fill_fragment(__frag_base<float, 8, 8> &, const float &
 template __device__ void fill_fragment(__frag_base<double, 2, 2> &, const double &);
 template __device__ void fill_fragment(__frag_base<int, 8, 8> &, const int &);
 } // namespace wmma
+namespace experimental {
+extern template __device__ void memcpy_async(int (*)[4], const int (*)[4], pipeline &);
+} // namespace experimental
 } // namespace nvcuda
 
 // cuda::memcpy_async with a barrier: by a group or a thread, typed or raw

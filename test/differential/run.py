@@ -93,6 +93,8 @@ def argument(t, k):
     """An expression of parameter type `t` for argument `k`: values are read
     from `in`, objects referred to or pointed at live in global memory."""
     base = re.sub(r"\b(const|volatile)\b|&", "", t).strip()
+    if re.search(r"\(\*\)\[\d+\]$", t):  # a pointer to an array
+        return f"({t})(g + 256 * {k})"
     array = re.fullmatch(r"(.*?)\s*\[(\d+)\]", base)
     if array:  # a reference to an array, in global memory
         return f"*({array.group(1)} (*)[{array.group(2)}])(g + 256 * {k})"
