@@ -323,6 +323,13 @@ def main():
         kind, obj, callee, ret, params, tparams = line.split("\t")
         overloads.append(Overload(kind, obj, callee, ret, [p for p in params.split(";") if p],
                                   [p for p in tparams.split(",") if p]))
+    # A toolkit whose headers the lister did not recognise as the toolkit's
+    # leaves out most of the API (templates and class members first) and
+    # would pass with little compared: that is a failure of the test.
+    kinds = collections.Counter("template" if o.tparams else o.kind for o in overloads)
+    if not all(kinds[k] for k in ("fn", "method", "ctor", "template")):
+        sys.exit(f"the lister found too little of the API ({dict(kinds)}): "
+                 f"are {a.cuda}'s headers the toolkit's?")
     allow = {}
     if a.allowlist:
         for line in open(a.allowlist):
