@@ -8,10 +8,10 @@
 #include "Frontend.h"
 #include "KernelAttributes.h"
 #include "KernelParams.h"
-#include "VolatileLocals.h"
 #include "LiveRanges.h"
 #include "SourceInPtx.h"
 #include "SourceRecovery.h"
+#include "VolatileLocals.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/CodeGen/CodeGenAction.h"

@@ -78,7 +78,7 @@ public:
     TraverseDecl(context.getTranslationUnitDecl());
     for (auto &[rd, alias] : aliases) {
       std::set<std::string> hidden;
-      listMembers(rd->getDefinition(), alias, hidden);
+      listMembers(rd->getDefinition(), alias, hidden, /*aliased=*/true);
     }
     for (const std::string &line : lines) llvm::outs() << line << "\n";
   }
@@ -98,18 +98,23 @@ public:
     if (listable(fd) && publicName(fd))
       emitTemplate("fn", "-", qualifiedName(fd), td);
     // The instantiation header's explicit instantiations of any template.
-    for (FunctionDecl *spec : td->specializations())
-      if (explicitlyInstantiated(spec) &&
-          fromPreamble(spec->getPointOfInstantiation()) && deviceCallable(spec))
-        emit("fn", "-", qualifiedName(fd) + templateArguments(spec), spec, {});
+    for (FunctionDecl *spec : preambleInstantiations(td))
+      emit("fn", "-", qualifiedName(fd) + templateArguments(spec), spec, {});
     return true;
   }
 
 private:
-  static bool explicitlyInstantiated(const FunctionDecl *spec) {
-    TemplateSpecializationKind k = spec->getTemplateSpecializationKind();
-    return k == TSK_ExplicitInstantiationDeclaration ||
-           k == TSK_ExplicitInstantiationDefinition;
+  // The instantiations of `td` the instantiation header names explicitly.
+  std::vector<FunctionDecl *> preambleInstantiations(FunctionTemplateDecl *td) {
+    std::vector<FunctionDecl *> found;
+    for (FunctionDecl *spec : td->specializations()) {
+      TemplateSpecializationKind k = spec->getTemplateSpecializationKind();
+      if ((k == TSK_ExplicitInstantiationDeclaration ||
+           k == TSK_ExplicitInstantiationDefinition) &&
+          realPath(spec->getPointOfInstantiation()) == preamble && deviceCallable(spec))
+        found.push_back(spec);
+    }
+    return found;
   }
 
   bool deviceCallable(const FunctionDecl *fd) {
@@ -122,10 +127,8 @@ private:
   // Declared for device code in the toolkit's headers (or Clang's CUDA ones).
   bool listable(const FunctionDecl *fd) {
     if (!deviceCallable(fd)) return false;
-    SourceManager &sm = ctx->getSourceManager();
-    llvm::StringRef file = sm.getFilename(sm.getSpellingLoc(fd->getLocation()));
-    return fromToolkit(file) ||
-           llvm::sys::path::filename(file).starts_with("__clang_cuda_");
+    return fromToolkit(fd) ||
+           llvm::sys::path::filename(realPath(fd->getLocation())).starts_with("__clang_cuda_");
   }
 
   // Not an implementation detail: no name component starting with '_'
@@ -183,9 +186,10 @@ private:
   }
 
   // The members of `rd` and of its public bases that no more derived class
-  // hides, called on an object of type `alias`.
+  // hides, called on an object of type `alias` (whose constructors are
+  // those of `rd` when `aliased`, not of a base).
   void listMembers(const CXXRecordDecl *rd, const std::string &alias,
-                   std::set<std::string> &hidden) {
+                   std::set<std::string> &hidden, bool aliased) {
     std::set<std::string> here;
     for (Decl *d : rd->decls()) {
       if (d->getAccess() != AS_public || d->isImplicit()) continue;
@@ -197,17 +201,15 @@ private:
         if (hidden.count(name)) continue;
         emitTemplate(md->isStatic() ? "fn" : "method", alias,
                      md->isStatic() ? alias + "::" + name : name, td);
-        for (FunctionDecl *spec : td->specializations())
-          if (explicitlyInstantiated(spec) &&
-              fromPreamble(spec->getPointOfInstantiation()) && deviceCallable(spec))
-            emit(md->isStatic() ? "fn" : "method", alias,
-                 (md->isStatic() ? alias + "::" : std::string()) + name +
-                     templateArguments(spec),
-                 spec, {});
+        for (FunctionDecl *spec : preambleInstantiations(td))
+          emit(md->isStatic() ? "fn" : "method", alias,
+               (md->isStatic() ? alias + "::" : std::string()) + name +
+                   templateArguments(spec),
+               spec, {});
       } else if (auto *md = dyn_cast<CXXMethodDecl>(d)) {
         if (isa<CXXDestructorDecl>(md) || !listable(md)) continue;
         bool ctor = isa<CXXConstructorDecl>(md);
-        if (ctor && rd->getCanonicalDecl() != aliasedRecord(alias)) continue; // bases' ctors
+        if (ctor && !aliased) continue; // a base's constructors
         std::string name = ctor ? alias : md->getNameAsString();
         here.insert(name);
         if (hidden.count(name)) continue;
@@ -221,14 +223,8 @@ private:
       if (base.getAccessSpecifier() == AS_public)
         if (auto *b = base.getType()->getAsCXXRecordDecl(); b && b->hasDefinition()) {
           std::set<std::string> inherited = hidden;
-          listMembers(b->getDefinition(), alias, inherited);
+          listMembers(b->getDefinition(), alias, inherited, /*aliased=*/false);
         }
-  }
-
-  const CXXRecordDecl *aliasedRecord(const std::string &alias) {
-    for (auto &[rd, a] : aliases)
-      if (a == alias) return rd;
-    return nullptr;
   }
 
   void emitTemplate(const char *kind, const std::string &object,
@@ -236,8 +232,7 @@ private:
     // Clang's CUDA headers' templates (the integer overloads of <cmath>'s
     // functions) stand for non-template overloads in nvcc's headers, which
     // are listed as such.
-    SourceManager &sm = ctx->getSourceManager();
-    if (!fromToolkit(sm.getFilename(sm.getSpellingLoc(td->getLocation())))) return;
+    if (!fromToolkit(td)) return;
     std::vector<std::string> params;
     bool defaulted = false;
     for (NamedDecl *p : *td->getTemplateParameters()) {
@@ -348,9 +343,7 @@ private:
         if (!rd->hasDefinition() || rd->isLambda()) return std::nullopt;
       }
       if (!tag->getIdentifier() && !tag->getTypedefNameForAnonDecl()) return std::nullopt;
-      SourceManager &sm = ctx->getSourceManager();
-      if (!fromToolkit(sm.getFilename(sm.getSpellingLoc(tag->getLocation()))))
-        return std::nullopt;
+      if (!fromToolkit(tag)) return std::nullopt;
       std::string text = t.getAsString(*policy);
       if (text.find('(') != std::string::npos) return std::nullopt; // anonymous
       return quals + text;
@@ -358,27 +351,27 @@ private:
     return std::nullopt;
   }
 
-  bool fromPreamble(SourceLocation loc) {
+  // The real path of the file `loc` is spelled in (empty if none), under
+  // whatever name it was found: a system include directory may hold links
+  // to the toolkit's headers.
+  const std::string &realPath(SourceLocation loc) {
     SourceManager &sm = ctx->getSourceManager();
-    llvm::SmallString<256> real;
-    return !llvm::sys::fs::real_path(sm.getFilename(sm.getSpellingLoc(loc)), real) &&
-           real == preamble;
-  }
-
-  // Whether `file` is one of the toolkit's headers, under whatever name it
-  // was found (a system include directory may hold links to them).
-  bool fromToolkit(llvm::StringRef file) {
-    auto [it, added] = toolkitFiles.try_emplace(file.str(), false);
+    std::string file = sm.getFilename(sm.getSpellingLoc(loc)).str();
+    auto [it, added] = realPaths.try_emplace(file);
     if (added) {
       llvm::SmallString<256> real;
-      it->second = !llvm::sys::fs::real_path(file, real) &&
-                   llvm::StringRef(real).starts_with(include);
+      if (!llvm::sys::fs::real_path(file, real)) it->second = std::string(real);
     }
     return it->second;
   }
 
+  // Whether `d` is declared in one of the toolkit's headers.
+  bool fromToolkit(const Decl *d) {
+    return llvm::StringRef(realPath(d->getLocation())).starts_with(include);
+  }
+
   std::string include, preamble;
-  std::map<std::string, bool> toolkitFiles;
+  std::map<std::string, std::string> realPaths;
   std::map<const CXXRecordDecl *, std::string> aliases;
   ASTContext *ctx = nullptr;
   std::optional<PrintingPolicy> policy;
