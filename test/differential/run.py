@@ -133,6 +133,14 @@ def plain(t):
     return not types or re.fullmatch(r"type-parameter-\d+-\d+", base) is not None
 
 
+def free_parameters(o):
+    """Template parameters the parameter types use that the template
+    parameters column leaves out (a required one after a defaulted one):
+    the list of types cannot instantiate such a template."""
+    listed = {int(PLACEHOLDER.fullmatch(p.split("=")[0]).group(1)) for p in o.tparams}
+    return {int(m.group(1)) for p in o.params for m in PLACEHOLDER.finditer(p)} - listed
+
+
 def call_text(o, params, targs=""):
     args = ", ".join(argument(t, k) for k, t in enumerate(params))
     if o.kind == "method":
@@ -158,7 +166,7 @@ def generate(overloads, cases, live, path):
              "struct mycc_diff_sink { char *out; };",
              "template <class T> __device__ __forceinline__ void operator,(T &&v, mycc_diff_sink s)"
              " { __builtin_memcpy(s.out, (const void *)__builtin_addressof(v), sizeof v); }"]
-    where, helpers = {}, {}
+    where, helpers, helper_cases = {}, {}, collections.defaultdict(set)
     for c in live:
         i, types = cases[c]
         o = overloads[i]
@@ -175,24 +183,19 @@ def generate(overloads, cases, live, path):
             n = len(o.tparams)
             names = {int(PLACEHOLDER.fullmatch(p.split("=")[0]).group(1)): f"T{k}"
                      for k, p in enumerate(o.tparams)}
-            params = [PLACEHOLDER.sub(lambda m: names.get(int(m.group(1)), m.group(0)), p)
-                      for p in o.params]
-            if any(PLACEHOLDER.search(p) for p in params):
-                helpers[i] = None  # a parameter of a defaulted template parameter
-            else:
-                helpers[i] = len(lines) + 1
-                call = call_text(o, params, "<" + ", ".join(f"T{k}" for k in range(n)) + ">")
-                tps = ", ".join(("auto" if p.startswith("value") else "class") + f" T{k}"
-                                for k, p in enumerate(o.tparams))
-                lines.append(
-                    f"template <bool Keep, {tps}> __device__ __forceinline__ void "
-                    f"mycc_diff_call{i}(char *g, const char *in, char *out) {{ "
-                    f"if constexpr (requires {{ {call}; }}) {{ "
-                    f'asm volatile("// {VIABLE}"); '
-                    f"if constexpr (Keep) ({call}), mycc_diff_sink{{out}}; "
-                    f"else (void)({call}); }} }}")
-        if helpers[i] is None:
-            continue
+            params = [PLACEHOLDER.sub(lambda m: names[int(m.group(1))], p) for p in o.params]
+            helpers[i] = len(lines) + 1
+            call = call_text(o, params, "<" + ", ".join(f"T{k}" for k in range(n)) + ">")
+            tps = ", ".join(("auto" if p.startswith("value") else "class") + f" T{k}"
+                            for k, p in enumerate(o.tparams))
+            lines.append(
+                f"template <bool Keep, {tps}> __device__ __forceinline__ void "
+                f"mycc_diff_call{i}(char *g, const char *in, char *out) {{ "
+                f"if constexpr (requires {{ {call}; }}) {{ "
+                f'asm volatile("// {VIABLE}"); '
+                f"if constexpr (Keep) ({call}), mycc_diff_sink{{out}}; "
+                f"else (void)({call}); }} }}")
+        helper_cases[helpers[i]].add(c)
         targs = ", ".join(types)
         for mode in modes(o):
             keep = "true" if mode == "s" else "false"
@@ -200,11 +203,6 @@ def generate(overloads, cases, live, path):
             lines.append(f'extern "C" __global__ void k{c}_{mode}(char *g, '
                          f'const char *in, char *out) {{ '
                          f"mycc_diff_call{i}<{keep}, {targs}>(g, in, out); }}")
-    helper_cases = collections.defaultdict(set)
-    for c in live:
-        i, types = cases[c]
-        if types is not None and helpers.get(i):
-            helper_cases[helpers[i]].add(c)
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
     return where, helper_cases
@@ -340,7 +338,7 @@ def main():
     for i, o in enumerate(overloads):
         if not o.tparams:
             cases.append((i, None))
-        elif all(plain(p) for p in o.params):
+        elif all(plain(p) for p in o.params) and not free_parameters(o):
             cases += [(i, c) for c in instantiations(o.tparams)]
         else:  # e.g. duration<Rep, Period>: instantiations.cuh's business
             unguessed.append(i)
