@@ -14,6 +14,13 @@
 #                                            -dc of bench/thrust/algorithms.cu
 #                                            (Thrust and CUB) by both, then
 #                                            their -dlink times, interleaved
+#   bench/rdc/run.sh build-multi DIR [mycc] [nvcc] [UNITS]
+#                                            a generated project of UNITS
+#                                            units (default 24, gen_multi.py)
+#                                            whose device functions call
+#                                            across units: -dc by both, their
+#                                            -dlink times, interleaved; links
+#                                            DIR/multi.mycc and DIR/multi.nvcc
 #
 # Device-link times are the median of 5 runs of the -dlink command alone.
 set -euo pipefail
@@ -66,17 +73,42 @@ dlink-thrust)
     echo "DLINK-THRUST $tag seconds=$(median_time "$cc" -arch=$arch -dlink "$dir/algo.$tag.o" -o "$dir/algo_dlink.$tag.o")"
   done
   ;;
+build-multi)
+  mycc=${3:-mycc} nvcc=${4:-nvcc} units=${5:-24}
+  python3 "$here/gen_multi.py" "$dir/multi-src" "$units"
+  for tag in mycc nvcc; do
+    cc=$nvcc
+    [ $tag = mycc ] && cc=$mycc
+    objs=()
+    t0=$(date +%s%N)
+    for k in $(seq 0 $((units - 1))); do
+      "$cc" -dc -O3 -arch=$arch "$dir/multi-src/unit_$k.cu" -o "$dir/u$k.$tag.o"
+      objs+=("$dir/u$k.$tag.o")
+    done
+    "$cc" -dc -O3 -arch=$arch "$dir/multi-src/main.cu" -o "$dir/main.$tag.o"
+    t1=$(date +%s%N)
+    echo "COMPILE-MULTI $tag seconds=$(awk -v ns=$((t1 - t0)) 'BEGIN { printf "%.3f", ns / 1e9 }')"
+    "$cc" -arch=$arch "$dir/main.$tag.o" "${objs[@]}" -o "$dir/multi.$tag"
+  done
+  for tag in nvcc mycc nvcc mycc; do
+    cc=$nvcc
+    [ $tag = mycc ] && cc=$mycc
+    objs=("$dir/main.$tag.o")
+    for k in $(seq 0 $((units - 1))); do objs+=("$dir/u$k.$tag.o"); done
+    echo "DLINK-MULTI $tag seconds=$(median_time "$cc" -arch=$arch -dlink "${objs[@]}" -o "$dir/multi_dlink.$tag.o")"
+  done
+  ;;
 run)
   rounds=${3:-5}
   for r in $(seq "$rounds"); do
-    for app in app.nvcc app.mycc app.nvcc-dlto app.mycc-dlto; do
+    for app in app.nvcc app.mycc app.nvcc-dlto app.mycc-dlto multi.nvcc multi.mycc; do
       [ -x "$dir/$app" ] || continue
       echo "$app $("$dir/$app")"
     done
   done
   ;;
 *)
-  echo "usage: $0 build-mycc|build-nvcc|run|dlink-thrust DIR [...]" >&2
+  echo "usage: $0 build-mycc|build-nvcc|build-multi|run|dlink-thrust DIR [...]" >&2
   exit 2
   ;;
 esac
