@@ -16,6 +16,7 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/Threading.h"
+#include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -183,14 +184,28 @@ bool addInstalledGpus(Options &o, const Toolkit &t, std::string &error) {
   return error.empty();
 }
 
+// -objtemp with -c/-dc/-dw: intermediate files go beside the object, as
+// nvcc's; else "". The object is -o's, else the first input's in -odir.
+std::string objectDirectory(const Options &o) {
+  if (!o.objectDirAsTemp || o.phase != Phase::Compile || o.inputs.empty())
+    return "";
+  std::string object = o.output.empty()
+                           ? outputFile(o, llvm::sys::path::filename(o.inputs[0]).str())
+                           : o.output;
+  llvm::StringRef parent = llvm::sys::path::parent_path(object);
+  return parent.empty() ? "." : parent.str();
+}
+
 // Where intermediate files go: the keep directory, else a directory of the
-// run's own (named but not created for --dryrun). `owned`: remove it after.
+// run's own (named but not created for --dryrun), in the system's temporary
+// directory or, with -objtemp, beside the object. `owned`: remove it after.
 bool makeTempDir(const Options &o, std::string &dir, bool &owned,
                  std::string &error) {
   owned = false;
   llvm::SmallString<256> path;
+  std::string objectDir = objectDirectory(o);
   if (o.keep) {
-    dir = o.keepDir.empty() ? "." : o.keepDir;
+    dir = !o.keepDir.empty() ? o.keepDir : !objectDir.empty() ? objectDir : ".";
     if (o.dryrun) return true;
     if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
       error = "cannot create --keep-dir '" + dir + "': " + ec.message();
@@ -198,12 +213,21 @@ bool makeTempDir(const Options &o, std::string &dir, bool &owned,
     }
     return true;
   }
-  if (o.dryrun) {
+  if (o.dryrun || !objectDir.empty()) {
     // A name no other run uses; the printed commands create and remove it.
-    llvm::SmallString<256> model;
-    llvm::sys::path::system_temp_directory(true, model);
+    llvm::SmallString<256> model(objectDir);
+    if (objectDir.empty()) llvm::sys::path::system_temp_directory(true, model);
     llvm::sys::path::append(model, "mycc-%%%%%%");
-    llvm::sys::fs::createUniquePath(model, path, /*MakeAbsolute=*/false);
+    for (int attempt = 0;; ++attempt) {
+      llvm::sys::fs::createUniquePath(model, path, /*MakeAbsolute=*/false);
+      std::error_code ec;
+      if (o.dryrun || !(ec = llvm::sys::fs::create_directory(path, /*IgnoreExisting=*/false)))
+        break;
+      if (ec != std::errc::file_exists || attempt == 100) {
+        error = "cannot create a temporary directory in " + objectDir + ": " + ec.message();
+        return false;
+      }
+    }
     owned = true;
   } else if (std::error_code ec =
                  llvm::sys::fs::createUniqueDirectory("mycc", path)) {
@@ -221,7 +245,26 @@ bool makeTempDir(const Options &o, std::string &dir, bool &owned,
 // output written beside its final name and renamed there on success.
 class Runner : public JobRunner {
 public:
-  JobResult run(const Job &job) override { return run(job, false); }
+  // `traced`: each job is an event of -fdevice-time-trace's profile, with
+  // the front end's and LLVM's own events inside those run in process.
+  explicit Runner(bool traced = false) : traced(traced) {}
+
+  JobResult run(const Job &job) override {
+    if (!traced) return run(job, false);
+    // Each job runs on a thread of its own (Scheduler.cpp): its profile is
+    // that thread's, handed to the main thread's when it ends.
+    llvm::timeTraceProfilerInitialize(kTraceGranularityUs, "mycc");
+    JobResult result;
+    {
+      llvm::TimeTraceScope scope(jobKindName(job.kind), [&] {
+        std::string detail = job.outputs.empty() ? job.source : job.outputs[0];
+        return job.target ? job.target->str() + " " + detail : detail;
+      });
+      result = run(job, false);
+    }
+    llvm::timeTraceProfilerFinishThread();
+    return result;
+  }
 
   // `quiet`: an external command's stderr is dropped (an in-process tool's
   // diagnostics are returned, never printed here).
@@ -238,7 +281,12 @@ public:
     return result;
   }
 
+  // Clang's default for -ftime-trace: events shorter than this are left out.
+  static constexpr unsigned kTraceGranularityUs = 500;
+
 private:
+  bool traced;
+
   static bool runExternal(const Job &job, bool quiet, std::string &error) {
     std::vector<std::string> cmd = job.command;
     std::string output = job.outputs.empty() ? "" : job.outputs[0], temp;
@@ -329,6 +377,20 @@ private:
   std::string rows;
 };
 
+// -fdevice-time-trace: the profile, as nvcc names it (measured with nvcc
+// 13.0): <name>.json, and for "-" the output's name and .json.
+bool writeTimeTrace(const std::string &name, const std::string &output,
+                    std::string &error) {
+  llvm::SmallString<0> json;
+  llvm::raw_svector_ostream out(json);
+  llvm::timeTraceProfilerWrite(out);
+  llvm::timeTraceProfilerCleanup();
+  std::string file = (name == "-" ? output : name) + ".json";
+  if (support::writeFileAtomic(file, json, error)) return true;
+  error = "-fdevice-time-trace: " + error;
+  return false;
+}
+
 // As with nvcc (and gcc, clang), a dependency rule whose preprocessing
 // succeeded is written although a compile failed. The run stopped at the
 // failure, maybe before the rule's jobs ran: each preprocessing a rule comes
@@ -365,7 +427,7 @@ unsigned parallelismOf(const Options &o) {
 // Runs the graph; prints -v lines as jobs start and each job's diagnostics
 // as it ends, then the failure, once.
 int execute(Graph &graph, const Options &o, const Toolkit &t,
-            TimeTable *times) {
+            TimeTable *times, bool traced) {
   for (const Job &job : graph.jobs())
     if (job.inProcess) prepareInternalTool(job.command);
   std::unique_ptr<Jobserver> jobserver;
@@ -383,7 +445,7 @@ int execute(Graph &graph, const Options &o, const Toolkit &t,
     if (times) times->add(job, result.milliseconds);
     succeeded.insert(&job);
   };
-  Runner runner;
+  Runner runner(traced);
   ScheduleResult result = runJobs(graph, runner, options);
   if (result.ok) return 0;
   llvm::errs() << result.failure.diagnostics;
@@ -489,9 +551,13 @@ int compile(Options &o, const std::string &self) {
   TimeTable times;
   TimeTable *timing = o.timeFile.empty() ? nullptr : &times;
   double planMs = millisecondsSince(start);
-  int rc = execute(graph, o, t, timing);
+  bool traced = !o.timeTraceFile.empty();
+  if (traced) llvm::timeTraceProfilerInitialize(Runner::kTraceGranularityUs, "mycc");
+  int rc = execute(graph, o, t, timing, traced);
   if (ownTempDir) llvm::sys::fs::remove_directories(tempDir);
   if (timing && !times.write(o.timeFile, output, planMs, error) && rc == 0)
+    rc = fail(error);
+  if (traced && !writeTimeTrace(o.timeTraceFile, output, error) && rc == 0)
     rc = fail(error);
   if (rc == 0 && o.run) return runProgram(shellWord(output), o);
   return rc;

@@ -22,6 +22,7 @@ const char *jobKindName(JobKind kind) {
   case JobKind::Archive: return "archive";
   case JobKind::Depfile: return "depfile";
   case JobKind::Join: return "join";
+  case JobKind::LinkerScript: return "linker-script";
   }
   return "?";
 }

@@ -38,6 +38,7 @@ enum class JobKind {
   Archive,        // objects → static library (-lib)          (ar)
   Depfile,        // dependency rule → -MF / .d file / stdout (in-process)
   Join,           // -E of a .cu: every side's text → output  (in-process)
+  LinkerScript,   // -hls: the host linker's script             (nvlink)
 };
 
 // The job kind's name, as -time reports the phase and tests name it.

@@ -34,6 +34,7 @@ const char *const kValued[] = {"-o",     "-arch",  "-ptx-target", "-source",
                                "-L",     "-l", "-ptx-options", "-relfatbin",
                                "-embedded-fatbin", "-link-stub", "-fatbin-c",
                                "-register", "-compress-ptx", "-compress-elf",
+                               "-jump-table-density", "-reloc-ptx-from",
                                "-ident"};
 
 bool isValued(llvm::StringRef option) {
@@ -179,6 +180,11 @@ offload::DeviceCodegenOptions codegenOptions(const ToolArgs &args) {
   codegen.restrictKernelPointers = args.has("-restrict");
   codegen.sourceInPtx = args.has("-source-in-ptx");
   codegen.keepDeviceFunctions = args.has("-keep-device-functions");
+  codegen.extensibleWholeProgram = args.has("-ewp");
+  codegen.inlineRemarks = args.has("-inline-remarks");
+  if (!args.get("-jump-table-density").empty())
+    codegen.jumpTableDensity =
+        std::strtoul(args.get("-jump-table-density").c_str(), nullptr, 10);
   codegen.syntaxOnly = args.has("-syntax-only");
   if (!args.get("-split").empty()) {
     unsigned n = std::strtoul(args.get("-split").c_str(), nullptr, 10);
@@ -298,6 +304,19 @@ bool bundle(const ToolArgs &args, llvm::raw_ostream &, std::string &error) {
                            image, error))
       return false;
     images.push_back(std::move(image));
+  }
+  // -reloc-ptx: each unit's PTX, as its object stores it, named by the
+  // unit's module id, after the linked cubins (nvcc's fatbinary --image2=
+  // kind=reloc writes them so).
+  for (const std::string &object : args.all("-reloc-ptx-from")) {
+    std::vector<offload::RelocatableFatbin> units;
+    if (!offload::readRelocatableFatbins(object, units, error)) return false;
+    for (offload::RelocatableFatbin &unit : units)
+      for (FatbinImage &image : unit.ptx) {
+        image.kind = ImageKind::RelocatablePtx;
+        image.ident = unit.moduleId;
+        images.push_back(std::move(image));
+      }
   }
   std::vector<uint8_t> fatbin = writeFatbin(images);
   if (!args.get("-embedded-fatbin").empty() &&

@@ -272,6 +272,10 @@ const Spec kSpecs[] = {
    "Keep device code relocatable: device functions and variables may be defined in another unit; a device link "
    "(NVIDIA's nvlink) joins them. Objects are nvcc's: either compiler links the other's."},
   {"-lto", "--lto", "dlink-time-opt", Kind::Flag, Group::Hidden, "", ""},
+  {"-ewp", "--extensible-whole-program", "extensible-whole-program", Kind::Flag, Group::Targets, "",
+   "Whole-program device code that a device link can still extend (libcudadevrt: dynamic "
+   "parallelism): relocatable objects as with -rdc=true, __device__ functions internal, "
+   "ptxas -ewp and __CUDACC_EWP__, as nvcc's."},
   {"-dlto", "--dlink-time-opt", "dlink-time-opt", Kind::Flag, Group::Targets, "",
    "With -rdc=true: keep the device code as LLVM bitcode and optimise the whole device program at the "
    "device link (mycc's objects only)."},
@@ -319,6 +323,16 @@ const Spec kSpecs[] = {
    "IEEE round-to-nearest single-precision square root (default: true)."},
   {"-fmad", "--fmad", "fmad", Kind::Value, Group::Targets, "{true|false}",
    "Contract floating-point multiplies and adds into fma (default: true)."},
+  {"-opt-info", "--optimization-info", "optimization-info", Kind::Value, Group::Targets,
+   "inline",
+   "Optimisation remarks of the device code: inline, which calls were inlined and which not "
+   "(LLVM's inliner's remarks, with the call's file:line:col), as nvcc's.", false, Split::Commas},
+  {"-jtd", "--jump-table-density", "jump-table-density", Kind::Value, Group::Targets, "<0..101>",
+   "Case density (percent) from which a switch becomes a jump table (PTX brx.idx); 101, the "
+   "default as nvcc's, never (nor into a table of values in global memory)."},
+  {"-e", "--entries", "entries", Kind::Value, Group::Targets, "<entry>,...",
+   "The kernels (mangled names) ptxas generates code for; the PTX keeps every kernel (ptxas -e, "
+   "as nvcc's).", false, Split::Commas},
   {"-maxrregcount", "--maxrregcount", "maxrregcount", Kind::Value, Group::Targets, "<N>",
    "Most registers a kernel may use (ptxas -maxrregcount; __launch_bounds__ and "
    "__maxnreg__ decide for their kernels)."},
@@ -367,6 +381,11 @@ const Spec kSpecs[] = {
    "(0: one per CPU)."},
   {"-split-compile-extended", "--split-compile-extended", "split-compile", Kind::Value,
    Group::Driver, "<number>", "Same as -split-compile (mycc splits code generation only)."},
+  {"-fdevice-time-trace", "--fdevice-time-trace", "fdevice-time-trace", Kind::Value,
+   Group::Driver, "<file>",
+   "A Chrome trace (chrome://tracing, Perfetto) of the compile: each job, and inside mycc's own "
+   "jobs the front end's and LLVM's phases, written to <file>.json ('-': the output's name "
+   "and .json), as nvcc names it."},
   {"-time", "--time", "time", Kind::Value, Group::Driver, "<file>",
    "Append a CSV table with the time of each job to <file> (nvcc's columns; '-': stdout)."},
   {"-allow-unsupported-compiler", "--allow-unsupported-compiler",
@@ -378,10 +397,29 @@ const Spec kSpecs[] = {
    "rule's target and x.d); -o is taken as given. The directory is not created."},
   {"-clean", "--clean-targets", "clean-targets", Kind::Flag, Group::Driver, "",
    "Run nothing; delete the files the command would create (not the intermediate ones)."},
+  {"-objtemp", "--objdir-as-tempdir", "objdir-as-tempdir", Kind::Flag, Group::Driver, "",
+   "With -c, -dc or -dw: intermediate files in the object's directory instead of the "
+   "temporary directory (with -keep they stay there)."},
+  {"-hls", "--host-linker-script", "host-linker-script", Kind::Value, Group::Driver,
+   "{use-lcs|gen-lcs}",
+   "nvlink's host linker script (placing the fat binaries' sections): use-lcs links with it, "
+   "gen-lcs (no inputs) writes it to -o or stdout."},
+  {"-aug-hls", "--augment-host-linker-script", "augment-host-linker-script", Kind::Flag,
+   Group::Driver, "",
+   "With -hls: the script augments the host linker's default script instead of replacing it."},
+  {"-reloc-ptx", "--relocatable-ptx", "relocatable-ptx", Kind::Flag, Group::Driver, "",
+   "A device link's fat binary also carries each unit's relocatable PTX (named by its module "
+   "id), as nvcc's."},
   {"-nodlink", "--no-device-link", "no-device-link", Kind::Flag, Group::Driver, "",
    "Link relocatable device code without the device link (give the -dlink object yourself)."},
-  {"-noprof", "--dont-use-profile", "no-effect", Kind::Flag, Group::Driver, "",
-   "Accepted; mycc reads no nvcc.profile."},
+  {"-noprof", "--dont-use-profile", "dont-use-profile", Kind::Flag, Group::Driver, "",
+   "mycc reads no nvcc.profile; with it, -ldir names libdevice's directory."},
+  {"-ldir", "--libdevice-directory", "libdevice-directory", Kind::Value, Group::Driver,
+   "<directory>", "With -noprof: the directory of libdevice.10.bc (else the toolkit's "
+   "nvvm/libdevice), as nvcc's."},
+  {"-target-dir", "--target-directory", "target-directory", Kind::Value, Group::Driver,
+   "<string>", "The toolkit's targets/ subfolder of the include and library paths: "
+   "x86_64-linux, the only one mycc compiles for."},
   {"-use-local-env", "--use-local-env", "no-effect", Kind::Flag, Group::Driver, "",
    "Accepted; for MSVC's environment (Windows), no effect on Linux."},
   {"-force-cl-env-setup", "--force-cl-env-setup", "no-effect", Kind::Flag, Group::Driver, "",
@@ -416,16 +454,9 @@ const Spec kSpecs[] = {
 // suggestion (-G is not -g, -lib is not -l ib).
 const char *const kUnsupportedNvcc[][2] = {
   {"-optix-ir", "--optix-ir"}, {"-ltoir", "--ltoir"},
-  {"-objtemp", "--objdir-as-tempdir"},
-  {"-ldir", "--libdevice-directory"}, {"-target-dir", "--target-directory"},
-  {"-opt-info", "--optimization-info"},
-  {"-fdevice-time-trace", "--fdevice-time-trace"},
-  {"-e", "--entries"},
-  {"-ewp", "--extensible-whole-program"},
   {"-astoolspatch", "--compile-as-tools-patch"},
-  {"-hls", "--host-linker-script"}, {"-aug-hls", "--augment-host-linker-script"},
   {"-r", "--relocatable-link"},
-  {"-jtd", "--jump-table-density"}, {"-reloc-ptx", "--relocatable-ptx"},
+
   {"-sanitize", "--sanitize"},
 };
 // clang-format on
@@ -807,6 +838,8 @@ struct Raw {
       systemInclude, libraryPath, ccbin, cudart, cudaPath, optimize, language, std,
       xcompiler, xptxas, xlinker, xnvlink, xarchive, xfatbin, compressMode, archiver, xcudafe, cudadevrt, arch, code, gencode, keepDir, werror, rdc,
       threads, time, splitCompile, ftz, precDiv, precSqrt, fmad, maxrregcount,
+      jumpTableDensity, entries, deviceTimeTrace, optimizationInfo, hostLinkerScript,
+      libdeviceDirectory, targetDirectory,
       diagSuppress, diagError, diagWarn, templateDepth, templateBacktraceLimit,
       defaultStream, machine, randomSeed, inputs;
   std::vector<std::string> dependencies, dependencyOutput, dependencyTarget;
@@ -823,7 +856,7 @@ struct Raw {
       deviceSyntaxOnly = 0;
   std::vector<std::string> outputDirectory, noEffectValues, briefDiagnostics, dopt,
       deviceStackProtector, fastCompile, staticTemplateStub, hiddenDeviceEntities;
-  int dlto = 0, genOptLto = 0, warnDefaultStream = 0, warnLaunchBounds = 0;
+  int dlto = 0, ewp = 0, objdirAsTemp = 0, augmentLinkerScript = 0, dontUseProfile = 0, relocatablePtx = 0, genOptLto = 0, warnDefaultStream = 0, warnLaunchBounds = 0;
   int useFastMath = 0, resourceUsage = 0, restrict = 0, extraVectorization = 0,
       noDeprecatedDeclarations = 0;
   std::vector<std::string> runArgs;
@@ -914,6 +947,15 @@ std::string runCli11(const Normalised &normalised, Raw &raw) {
   app.add_flag("--forward-unknown-opts", raw.forwardUnknownOpts);
   app.add_flag("--clean-targets", raw.clean);
   app.add_flag("--no-device-link", raw.noDeviceLink);
+  app.add_flag("--extensible-whole-program", raw.ewp);
+  app.add_flag("--objdir-as-tempdir", raw.objdirAsTemp);
+  app.add_flag("--dont-use-profile", raw.dontUseProfile);
+  app.add_flag("--relocatable-ptx", raw.relocatablePtx);
+  list("libdevice-directory", raw.libdeviceDirectory);
+  list("target-directory", raw.targetDirectory);
+  app.add_flag("--augment-host-linker-script", raw.augmentLinkerScript);
+  list("host-linker-script", raw.hostLinkerScript)
+      ->check(oneOf("-hls", {"use-lcs", "gen-lcs"}));
   app.add_flag("--no-effect", raw.noEffect);
   app.add_flag("--profile", raw.profile);
   app.add_flag("--no-exceptions", raw.noExceptions);
@@ -943,12 +985,23 @@ std::string runCli11(const Normalised &normalised, Raw &raw) {
   list("keep-dir", raw.keepDir);
   list("threads", raw.threads)->check(count("-t"));
   list("time", raw.time);
+  list("fdevice-time-trace", raw.deviceTimeTrace);
   list("split-compile", raw.splitCompile)->check(count("-split-compile"));
   for (auto [canon, into] : {std::pair{"ftz", &raw.ftz}, {"prec-div", &raw.precDiv},
                              {"prec-sqrt", &raw.precSqrt}, {"fmad", &raw.fmad}})
     list(canon, *into)->check(oneOf(displayName(specByCanon(canon)), {"true", "false"}));
   app.add_flag("--use-fast-math", raw.useFastMath);
   list("maxrregcount", raw.maxrregcount)->check(count("-maxrregcount"));
+  list("jump-table-density", raw.jumpTableDensity)
+      ->check(CLI::Validator(
+          [](std::string &value) -> std::string {
+            if (isCount(value) && value.size() <= 3 && std::stoul(value) <= 101) return {};
+            return "argument for -jtd (--jump-table-density) must be between 0 and 101";
+          },
+          ""));
+  list("entries", raw.entries);
+  list("optimization-info", raw.optimizationInfo)
+      ->check(oneOf("-opt-info", {"inline"}));
   app.add_flag("--resource-usage", raw.resourceUsage);
   app.add_flag("--restrict", raw.restrict);
   app.add_flag("--extra-device-vectorization", raw.extraVectorization);
@@ -1536,6 +1589,8 @@ std::string driverOptions(const Raw &raw, Options &o,
   if (auto v = lastValue(raw.threads, "threads", warnings))
     o.threads = static_cast<unsigned>(std::stoul(*v));
   if (auto v = lastValue(raw.time, "time", warnings)) o.timeFile = *v;
+  if (auto v = lastValue(raw.deviceTimeTrace, "fdevice-time-trace", warnings))
+    o.timeTraceFile = *v;
   if (auto v = lastValue(raw.splitCompile, "split-compile", warnings))
     o.splitCompile = static_cast<unsigned>(std::stoul(*v));
   o.jobserver = raw.jobserver > 0;
@@ -1650,6 +1705,10 @@ std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &w
   deviceMathOptions(raw, o, warnings);
   if (auto v = lastValue(raw.maxrregcount, "maxrregcount", warnings))
     o.maxRegCount = static_cast<unsigned>(std::stoul(*v));
+  if (auto v = lastValue(raw.jumpTableDensity, "jump-table-density", warnings))
+    o.jumpTableDensity = static_cast<unsigned>(std::stoul(*v));
+  o.entries = raw.entries;
+  o.inlineRemarks = !raw.optimizationInfo.empty();
   o.resourceUsage = raw.resourceUsage > 0;
 
   o.restrictKernelPointers = raw.restrict > 0;
@@ -1699,6 +1758,18 @@ std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &w
   o.deviceSyntaxOnly = raw.deviceSyntaxOnly > 0;
   if (auto v = lastValue(raw.fastCompile, "fast-compile", warnings)) o.fastCompile = *v;
   o.noDeviceLink = raw.noDeviceLink > 0;
+  o.objectDirAsTemp = raw.objdirAsTemp > 0;
+  o.relocatablePtx = raw.relocatablePtx > 0;
+  // nvcc reads -ldir only without its profile (whose NVVMIR_LIBRARY_DIR
+  // names the toolkit's libdevice otherwise).
+  if (auto v = lastValue(raw.libdeviceDirectory, "libdevice-directory", warnings))
+    if (raw.dontUseProfile > 0) o.libdeviceDir = *v;
+  if (auto v = lastValue(raw.targetDirectory, "target-directory", warnings))
+    o.targetDir = *v;
+  if (auto v = lastValue(raw.hostLinkerScript, "host-linker-script", warnings))
+    o.hostLinkerScript = *v == "gen-lcs" ? Options::LinkerScript::Generate
+                                         : Options::LinkerScript::Use;
+  o.augmentLinkerScript = raw.augmentLinkerScript > 0;
   o.xptxas = raw.xptxas;
   o.xlinker = raw.xlinker;
   o.xnvlink = raw.xnvlink;
@@ -1711,6 +1782,17 @@ std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &w
     o.cudadevrt = *v == "static";
   o.deviceLto = raw.dlto > 0;
   if (o.deviceLto) o.rdc = true; // as nvcc's -dlto, even after -rdc=false
+  // -ewp: nvcc's relocatable objects and device link, whole-program code;
+  // nvcc refuses it with the other kinds of relocatable code.
+  if (raw.ewp > 0) {
+    const char *other =
+        raw.dlto > 0 ? "-dlto"
+        : std::count(raw.phase.begin(), raw.phase.end(), "device-c") ? "-dc"
+        : o.rdc ? "-rdc=true"
+                : nullptr;
+    if (other) return std::string(other) + " is not compatible with -ewp";
+    o.extensibleWholeProgram = o.rdc = true;
+  }
   if (std::string error = driverOptions(raw, o, warnings); !error.empty())
     return error;
   return buildTargets(raw, o, warnings);

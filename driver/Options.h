@@ -57,6 +57,11 @@ struct Options {
   // -dlto: relocatable device code stays LLVM bitcode, joined and optimised
   // as one program by the device link (mycc's own format).
   bool deviceLto = false;
+  // -ewp: extensible whole program. Objects and device link as with -rdc
+  // (rdc is set), but each unit's device code is a whole program (its
+  // __device__ functions internal) that may call into libcudadevrt: nvcc's
+  // cicc --partial-link, ptxas -ewp, __CUDACC_EWP__ instead of __CUDACC_RDC__.
+  bool extensibleWholeProgram = false;
 
   // Preprocessor and language.
   std::vector<std::string> includeDirs;   // -I
@@ -82,6 +87,11 @@ struct Options {
   bool precSqrt = true;   // -prec-sqrt
   bool fmad = true;       // -fmad
   unsigned maxRegCount = 0; // -maxrregcount; 0: not given
+  // -jtd: switch case density (percent) from which a jump table is built;
+  // 101 (nvcc's default): never.
+  unsigned jumpTableDensity = 101;
+  std::vector<std::string> entries; // -e: the kernels ptxas compiles
+  bool inlineRemarks = false;       // -opt-info inline
   bool resourceUsage = false; // -res-usage
   bool restrictKernelPointers = false; // -restrict
   bool sourceInPtx = false; // -src-in-ptx (with -lineinfo or -G)
@@ -97,6 +107,12 @@ struct Options {
   std::vector<std::string> libs;    // -l
   CudartKind cudart = CudartKind::Static;
   bool shared = false;              // -shared: link a shared library
+  // -hls / --host-linker-script: gen-lcs writes nvlink's host linker script
+  // (and nothing else); use-lcs links with it (-Wl,-T). -aug-hls: the
+  // script that augments the host linker's default one instead.
+  enum class LinkerScript { None, Use, Generate };
+  LinkerScript hostLinkerScript = LinkerScript::None;
+  bool augmentLinkerScript = false;
 
   // Pass-through, already split on commas. Unknown options given with
   // -forward-unknown-to-host-compiler (-linker) are among xcompiler
@@ -135,10 +151,14 @@ struct Options {
   // Driver behaviour.
   bool keep = false;
   std::string keepDir;
+  // -objtemp: with -c/-dc/-dw, intermediate files in the object's directory
+  // instead of the system's temporary directory.
+  bool objectDirAsTemp = false;
   // -odir: where the outputs mycc names itself go (not -o's).
   std::string outputDir;
   bool cleanTargets = false; // -clean: delete what would be made, run nothing
   bool noDeviceLink = false; // -nodlink: link rdc objects without device link
+  bool relocatablePtx = false; // -reloc-ptx: units' PTX in the device link's fat binary
   bool dryrun = false;
   bool verbose = false;
   bool run = false;                  // -run: run the program afterwards
@@ -147,11 +167,17 @@ struct Options {
   // default) one per CPU. Under make -j the jobserver's tokens bound it too.
   std::optional<unsigned> threads;
   std::string timeFile; // -time: CSV of each job's time; "-" is stdout
+  // -fdevice-time-trace: a Chrome trace of the jobs (and of LLVM's phases in
+  // mycc's own) in <name>.json; "-": the output's name + .json. Empty: none.
+  std::string timeTraceFile;
   // -split-compile / -split-compile-extended: threads for the code
   // generation of one device module; 0: one per CPU; 1 (default): one.
   unsigned splitCompile = 1;
   bool jobserver = false; // -jobserver (mycc uses make's jobserver anyway)
   std::string cudaPath; // --cuda-path, else CUDA_PATH, else the build default
+  // -ldir with -noprof: libdevice.10.bc's directory; empty: the toolkit's.
+  std::string libdeviceDir;
+  std::string targetDir; // -target-dir: the toolkit's targets/ subfolder
   std::string ccbin;    // -ccbin
   bool allowUnsupportedCompiler = false; // -allow-unsupported-compiler
   bool hostInProcess = false;            // --host-in-process

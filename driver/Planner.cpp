@@ -87,6 +87,10 @@ void addCodegenFlags(const Options &o, bool split, InternalCommand &cmd) {
   // As nvcc: only with line information to take the lines from.
   if (o.sourceInPtx && (o.lineInfo || o.deviceDebug)) cmd.flag("-source-in-ptx");
   if (o.keepDeviceFunctions) cmd.flag("-keep-device-functions");
+  if (o.extensibleWholeProgram) cmd.flag("-ewp");
+  if (o.inlineRemarks) cmd.flag("-inline-remarks");
+  if (o.jumpTableDensity <= 100)
+    cmd.value("-jump-table-density", std::to_string(o.jumpTableDensity));
   if (o.deviceSyntaxOnly) cmd.flag("-syntax-only");
 }
 
@@ -94,7 +98,9 @@ offload::PtxasOptions ptxasOptions(const Options &o) {
   offload::PtxasOptions p{o.lineInfo, o.deviceDebug, o.fmad, o.maxRegCount,
                           o.resourceUsage};
   p.fastCompile = o.fastCompile;
-  p.compileOnly = o.rdc && !o.deviceLto;
+  p.compileOnly = o.rdc && !o.deviceLto && !o.extensibleWholeProgram;
+  p.extensibleWholeProgram = o.extensibleWholeProgram;
+  p.entries = o.entries;
   p.extraOptions = o.xptxas;
   return p;
 }
@@ -102,6 +108,7 @@ offload::PtxasOptions ptxasOptions(const Options &o) {
 frontend::SourceOptions sourceOptions(const Options &o, const Toolkit &t) {
   frontend::SourceOptions s;
   s.cudaPath = t.cudaPath;
+  s.libdevice = t.libdevice;
   s.includeDirs = o.includeDirs;
   s.systemIncludeDirs = o.systemIncludeDirs;
   s.preIncludes = o.preIncludes;
@@ -125,6 +132,8 @@ frontend::SourceOptions sourceOptions(const Options &o, const Toolkit &t) {
   s.prelude = t.prelude;
   s.errorLimit = o.errorLimit;
   s.rdc = o.rdc;
+  s.extensibleWholeProgram = o.extensibleWholeProgram;
+  s.deviceLocationTracking = o.inlineRemarks;
   s.cudaVerMajor = t.version.major;
   s.cudaVerMinor = t.version.minor;
   s.cudaVerBuild = t.version.build;
@@ -186,7 +195,8 @@ private:
   // uncompressed); else one unit's.
   std::string planBundle(std::vector<std::pair<Target, std::string>> images,
                          const std::string &output, const std::string &source,
-                         bool linked, const std::string &embeddedText = "");
+                         bool linked, const std::string &embeddedText = "",
+                         const std::vector<std::string> &relocatablePtxFrom = {});
   void planHostObject(const Unit &unit, const HostSide &host,
                       const std::vector<std::string> &deviceCode);
   bool planLinking(std::string &error);
@@ -201,6 +211,7 @@ private:
   bool planDeviceLink(const std::vector<TargetPair> &targets,
                       std::string &error);
   void planLink();
+  std::string planLinkerScript(const std::string &output);
   void planArchive();
 
   std::string temp(const std::string &base, const std::string &suffix);
@@ -274,6 +285,15 @@ std::string Planner::unitId(const std::string &input, unsigned index) const {
 }
 
 bool Planner::plan(std::string &error) {
+  // -hls=gen-lcs: the script alone, as nvcc writes it (to -o, else stdout).
+  if (o.hostLinkerScript == Options::LinkerScript::Generate) {
+    if (!o.inputs.empty()) {
+      error = "input files are not allowed with -hls=gen-lcs";
+      return false;
+    }
+    planLinkerScript(finalOr("-"));
+    return true;
+  }
   if (!check(error)) return false;
   for (const std::string &input : o.inputs)
     if (!planInput(input, error)) return false;
@@ -845,7 +865,8 @@ static void compressionOptions(const Options &o, bool relocatable, bool linked,
 std::string Planner::planBundle(std::vector<std::pair<Target, std::string>> images,
                                 const std::string &output,
                                 const std::string &source, bool linked,
-                                const std::string &embeddedText) {
+                                const std::string &embeddedText,
+                                const std::vector<std::string> &relocatablePtxFrom) {
   std::stable_partition(images.begin(), images.end(),
                         [](const auto &image) { return !image.first.isVirtual; });
   InternalCommand cmd(t, "bundle");
@@ -863,6 +884,10 @@ std::string Planner::planBundle(std::vector<std::pair<Target, std::string>> imag
   compressionOptions(o, rdcObject && !bitcodeRdc, linked, ptx, cubins, cmd);
   // -G's images are marked debug and named by their source, as nvcc's.
   if (o.deviceDebug || o.fatbinDebug) cmd.flag("-debug").value("-ident", source);
+  for (const std::string &object : relocatablePtxFrom) {
+    cmd.value("-reloc-ptx-from", object);
+    job.inputs.push_back(object);
+  }
   job.outputs = {output};
   if (!embeddedText.empty()) {
     cmd.value("-embedded-fatbin", embeddedText);
@@ -1121,7 +1146,7 @@ bool Planner::planNvlink(const std::vector<TargetPair> &linkTargets,
   std::string fatbinC = temp("a_dlink", ".fatbin.c");
   std::string fatbin =
       planBundle(images, temp("a_dlink", ".fatbin"), source, /*linked=*/true,
-                 fatbinC);
+                 fatbinC, o.relocatablePtx ? deviceLinkInputs : std::vector<std::string>{});
 
   dlinkObject = o.phase == Phase::DeviceLink ? finalOr("a_dlink.o")
                                              : temp("a_dlink", ".o");
@@ -1173,12 +1198,34 @@ void Planner::planArchive() {
 // (docs/build-systems.md), which also holds mycc's runtime, linked as
 // -lmycc_rt ahead of the CUDA runtime it calls; build systems that link by
 // themselves (CMake) read this command to learn the libraries.
+// nvlink writes the host linker script of -hls, as nvcc has it do: the
+// host linker's default script with the fat binaries' sections placed
+// (lcs-abs), or only those sections (-aug-hls: lcs-aug). `--host-ccbin`
+// names the compiler whose linker's default script it starts from.
+std::string Planner::planLinkerScript(const std::string &output) {
+  Job job{JobKind::LinkerScript};
+  job.outputs = {output};
+  job.command = {t.nvlink, "-m64",
+                 std::string("--gen-host-linker-script=") +
+                     (o.augmentLinkerScript ? "lcs-aug" : "lcs-abs")};
+  if (output != "-") job.command.insert(job.command.end(), {"-o", output});
+  job.command.insert(job.command.end(), {"--host-ccbin", t.hostCompiler});
+  graph.add(job);
+  return output;
+}
+
 void Planner::planLink() {
   if (!dlinkObject.empty()) linkInputs.insert(linkInputs.begin(), dlinkObject);
   Job job{JobKind::Link};
   job.source = joined(cuInputs);
   job.inputs = linkInputs;
   std::string output = finalOr("a.out");
+  std::string script;
+  if (o.hostLinkerScript == Options::LinkerScript::Use) {
+    script = planLinkerScript(
+        temp(llvm::sys::path::stem(output).str(), "_dlink.nvfatbin.lds"));
+    job.inputs.push_back(script);
+  }
   job.outputs = {output};
   std::vector<std::string> &cmd = job.command;
   cmd = {t.hostCompiler};
@@ -1199,6 +1246,7 @@ void Planner::planLink() {
     cmd.insert(cmd.end(), {"-lcudart_static", "-lrt", "-lpthread", "-ldl"});
   else if (o.cudart == CudartKind::Shared)
     cmd.push_back("-lcudart");
+  if (!script.empty()) cmd.push_back("-Wl,-T," + script);
   cmd.insert(cmd.end(), {"-o", output});
   graph.add(job);
 }

@@ -218,6 +218,24 @@ bool discoverToolkit(const Options &o, const std::string &self, Toolkit &t,
             "' (set --cuda-path or CUDA_PATH)";
     return false;
   }
+  // -target-dir, checked as nvcc checks it; mycc's paths are x86-64's.
+  if (!o.targetDir.empty()) {
+    if (toolkitFile(t.cudaPath, "targets/" + o.targetDir).empty()) {
+      error = "invalid target directory: " + o.targetDir;
+      return false;
+    }
+    if (o.targetDir != "x86_64-linux") {
+      error = "-target-dir " + o.targetDir + ": mycc compiles for x86_64-linux only";
+      return false;
+    }
+  }
+  if (!o.libdeviceDir.empty()) {
+    t.libdevice = o.libdeviceDir + "/libdevice.10.bc";
+    if (!llvm::sys::fs::exists(t.libdevice)) {
+      error = "-ldir: no libdevice.10.bc in " + o.libdeviceDir;
+      return false;
+    }
+  }
   t.ptxas = t.cudaPath + "/bin/ptxas";
   t.nvlink = t.cudaPath + "/bin/nvlink";
   t.linkStub = toolkitFile(t.cudaPath, "bin/crt/link.stub");

@@ -40,6 +40,7 @@ struct Toolkit {
   // The device linker of nvcc's relocatable device code, and the source of
   // the registration its output needs (bin/crt/link.stub).
   std::string nvlink, linkStub;
+  std::string libdevice; // -ldir's libdevice.10.bc; empty: Clang finds the toolkit's
   // The host compiler that compiles .c/.cpp inputs and links: -ccbin, else
   // NVCC_CCBIN as given (a directory means its g++),
   // else g++ found on PATH (an absolute path: build systems take the link

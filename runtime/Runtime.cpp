@@ -78,6 +78,8 @@ std::string kindWord(ImageKind kind) {
     return "PTX";
   case ImageKind::LtoIr:
     return "LTO-IR";
+  case ImageKind::RelocatablePtx:
+    return "relocatable PTX";
   }
   return "kind-" + std::to_string(static_cast<unsigned>(kind));
 }

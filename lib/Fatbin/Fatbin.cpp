@@ -264,6 +264,7 @@ void appendEntry(std::vector<uint8_t> &out, const FatbinImage &image) {
 
   switch (image.kind) {
   case ImageKind::Ptx:
+  case ImageKind::RelocatablePtx:
     if (deriveVersion && !stored) {
       if (auto isa = ptxIsaVersion(payload))
         std::tie(major, minor) = *isa;
@@ -274,7 +275,7 @@ void appendEntry(std::vector<uint8_t> &out, const FatbinImage &image) {
     [[fallthrough]];
   case ImageKind::LtoIr:
     // A PTX entry needs the block even when empty: without it the CUDA 13
-    // runtime crashes. nvcc writes one for LTO-IR too.
+    // runtime crashes. nvcc writes one for LTO-IR and relocatable PTX too.
     store(header, kOptionsOffset, header.size(), 4);
     appendOptionsBlock(header, image.options, image.options.size());
     break;
@@ -431,7 +432,8 @@ uint64_t readEntry(const uint8_t *entry, uint64_t room, FatbinImage &image,
     return 0;
   }
   if (kind != uint16_t(ImageKind::Ptx) && kind != uint16_t(ImageKind::Elf) &&
-      kind != uint16_t(ImageKind::LtoIr)) {
+      kind != uint16_t(ImageKind::LtoIr) &&
+      kind != uint16_t(ImageKind::RelocatablePtx)) {
     error = "unsupported entry kind " + std::to_string(kind);
     return 0;
   }
@@ -495,7 +497,8 @@ uint64_t readEntry(const uint8_t *entry, uint64_t room, FatbinImage &image,
       return 0;
     }
     payloadBytes = compressedSize;
-  } else if (image.kind == ImageKind::Ptx) {
+  } else if (image.kind == ImageKind::Ptx ||
+             image.kind == ImageKind::RelocatablePtx) {
     while (payloadBytes && payload[payloadBytes - 1] == 0)
       --payloadBytes; // the NUL terminator and the padding
   } else if (image.kind == ImageKind::Elf) {

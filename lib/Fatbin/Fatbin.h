@@ -11,7 +11,10 @@
 
 namespace mycc {
 
-enum class ImageKind : uint16_t { Ptx = 1, Elf = 2, LtoIr = 8 };
+// RelocatablePtx: the PTX of a unit of relocatable device code, named by
+// its module id, which nvcc's -reloc-ptx puts into a device link's fat
+// binary beside the linked cubins (for the driver to JIT-link).
+enum class ImageKind : uint16_t { Ptx = 1, Elf = 2, LtoIr = 8, RelocatablePtx = 64 };
 
 struct FatbinImage {
   ImageKind kind = ImageKind::Elf;

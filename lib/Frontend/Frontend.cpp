@@ -129,7 +129,8 @@ void addIdentityMacros(const SourceOptions &o, std::vector<std::string> &cc1) {
   if (o.defineNvcc) macros.push_back("-D__NVCC__");
   // As nvcc's, on every side of a .cu with -rdc=true: the CUDA headers then
   // declare the device runtime's API instead of defining failing stubs.
-  if (o.rdc) macros.push_back("-D__CUDACC_RDC__");
+  if (o.rdc)
+    macros.push_back(o.extensibleWholeProgram ? "-D__CUDACC_EWP__" : "-D__CUDACC_RDC__");
   cc1.insert(at, macros.begin(), macros.end());
 }
 
@@ -388,9 +389,16 @@ bool Invocations::deviceSide(const SourceOptions &o, const std::string &input,
     a.push_back("-O3");
     if (o.deviceLineInfo) a.push_back("-gline-tables-only");
   }
+  // Clang's way to the locations remarks need: without -g, a requested
+  // remark makes its code generator track locations only (no .loc lines).
+  if (o.deviceLocationTracking) a.push_back("-Rpass-missed=inline");
   addDeviceMath(o.math, a);
   a.push_back(input);
   if (!cc1FromDriver(a, cc1, error)) return false;
+  // The bitcode Clang's driver links (the toolkit's libdevice) replaced.
+  if (!o.libdevice.empty())
+    for (size_t i = 0; i + 1 < cc1.size(); ++i)
+      if (cc1[i] == "-mlink-builtin-bitcode") cc1[i + 1] = o.libdevice;
   addPrelude(o, cc1);
   addIdentityMacros(o, cc1);
   addUnitId(o, cc1);

@@ -34,6 +34,8 @@ struct DeviceMath {
 
 struct SourceOptions {
   std::string cudaPath;
+  // libdevice.10.bc from elsewhere than the toolkit (-ldir); empty: Clang's.
+  std::string libdevice;
   std::vector<std::string> includeDirs, systemIncludeDirs, preIncludes;
   std::vector<std::string> macros;  // "-DNAME=V" / "-UNAME", in order
   std::string std;                  // "c++17", empty for the default
@@ -79,6 +81,11 @@ struct SourceOptions {
   // kernels stay apart after the device link, and the host side must name
   // them the same way (ASTContext::getCUIDHash).
   bool rdc = false;
+  // -ewp (with rdc): __CUDACC_EWP__ instead of __CUDACC_RDC__, as nvcc's.
+  bool extensibleWholeProgram = false;
+  // -opt-info inline: the device side tracks source locations (no debug
+  // information in the PTX) so that the inliner's remarks can name calls.
+  bool deviceLocationTracking = false;
   std::string cuid;
 };
 

@@ -32,7 +32,8 @@ HostCompilerCommands::hostLine(const SourceOptions &o, const char *action,
     cmd.push_back("-D__CUDA_ARCH_LIST__=" + archListValue(o.gpuArchs));
   if (cuda) cmd.push_back("-D__CUDACC__");
   cmd.push_back("-D__NVCC__");
-  if (cuda && o.rdc) cmd.push_back("-D__CUDACC_RDC__");
+  if (cuda && o.rdc)
+    cmd.push_back(o.extensibleWholeProgram ? "-D__CUDACC_EWP__" : "-D__CUDACC_RDC__");
   std::vector<std::string> identity = identityMacros(o);
   cmd.insert(cmd.end(), identity.begin(), identity.end());
   // As nvcc's: its front end takes nvcc's diagnostic pragmas (mycc's

@@ -39,6 +39,7 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -160,16 +161,17 @@ private:
 // something only while the front end's SourceManager exists: locate() turns
 // them into "file:line:col" before the front end goes. LLVM's optimisation
 // remarks and advisory warnings ("loop not unrolled") are not the user's
-// concern, as with nvcc.
+// concern, as with nvcc, except the inliner's under -opt-info inline.
 class BackendErrors {
 public:
-  BackendErrors(llvm::LLVMContext &context, llvm::raw_ostream *out)
-      : out(out ? *out : llvm::errs()) {
+  BackendErrors(llvm::LLVMContext &context, llvm::raw_ostream *out,
+                bool inlineRemarks = false)
+      : out(out ? *out : llvm::errs()), inlineRemarks(inlineRemarks) {
     install(context);
   }
 
   void install(llvm::LLVMContext &context) {
-    context.setDiagnosticHandlerCallBack(&BackendErrors::handle, this);
+    context.setDiagnosticHandler(std::make_unique<Handler>(*this));
   }
 
   // Records where each inline asm statement of `module` comes from.
@@ -199,9 +201,41 @@ public:
   unsigned count() const { return errors; }
 
 private:
+  // The context's handler: which remarks passes should make, and where
+  // diagnostics go.
+  struct Handler : llvm::DiagnosticHandler {
+    explicit Handler(BackendErrors &self) : self(self) {}
+    bool handleDiagnostics(const llvm::DiagnosticInfo &info) override {
+      // A callback set over this handler (the bitcode device link's, for
+      // the linker's messages) takes them while it is set.
+      if (DiagHandlerCallback) DiagHandlerCallback(&info, DiagnosticContext);
+      else handle(&info, &self);
+      return true;
+    }
+    bool isAnyRemarkEnabled() const override { return self.inlineRemarks; }
+    bool isAnalysisRemarkEnabled(llvm::StringRef) const override { return false; }
+    bool isMissedOptRemarkEnabled(llvm::StringRef pass) const override {
+      return self.inlineRemarks && pass == "inline";
+    }
+    bool isPassedOptRemarkEnabled(llvm::StringRef pass) const override {
+      return self.inlineRemarks && pass == "inline";
+    }
+    BackendErrors &self;
+  };
+
+  // nvcc's form (its cicc is LLVM too): "remark: inl.cu:3:30: <message>".
+  void remark(const llvm::DiagnosticInfoOptimizationBase &info) {
+    if (!inlineRemarks || info.getPassName() != "inline") return;
+    out << "remark: ";
+    if (info.isLocationAvailable()) out << info.getLocationStr() << ": ";
+    out << info.getMsg() << "\n";
+  }
+
   static void handle(const llvm::DiagnosticInfo *info, void *context) {
-    if (info->getSeverity() != llvm::DS_Error) return;
     auto &self = *static_cast<BackendErrors *>(context);
+    if (const auto *opt = llvm::dyn_cast<llvm::DiagnosticInfoOptimizationBase>(info))
+      if (info->getSeverity() == llvm::DS_Remark) self.remark(*opt);
+    if (info->getSeverity() != llvm::DS_Error) return;
     ++self.errors;
     std::string where = "mycc";
     std::string message;
@@ -218,6 +252,7 @@ private:
   }
 
   llvm::raw_ostream &out;
+  bool inlineRemarks;
   std::map<uint64_t, std::string> locations;
   unsigned errors = 0;
 };
@@ -404,8 +439,32 @@ createMachine(llvm::Module &module, const DeviceTarget &target,
 // linked program (LLVM's full-LTO pipeline).
 enum class Stage { WholeProgram, PreLink, LinkTime };
 
+// nvcc's cicc turns no switch into a table, of branch targets (brx.idx,
+// unless -jtd asks for them) or of values in global memory (SimplifyCFG's
+// lookup tables, which LLVM builds by default): compare trees only. The
+// attribute stops both; emitPtx lifts it for -jtd's jump tables.
+void noSwitchTables(llvm::Module &module) {
+  for (llvm::Function &f : module)
+    if (!f.isDeclaration()) f.addFnAttr("no-jump-tables", "true");
+}
+
+// -jtd N: jump tables from a case density of N percent (LLVM's
+// -jump-table-density, one value per process as one command has one -jtd).
+void allowJumpTables(llvm::Module &module, unsigned density) {
+  static std::mutex mutex;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto &registered = llvm::cl::getRegisteredOptions();
+    auto found = registered.find("jump-table-density");
+    if (found != registered.end())
+      static_cast<llvm::cl::opt<unsigned> *>(found->second)->setValue(density);
+  }
+  for (llvm::Function &f : module) f.removeFnAttr("no-jump-tables");
+}
+
 bool optimize(llvm::Module &module, llvm::TargetMachine &machine,
               unsigned optLevel, Stage stage, std::string &error) {
+  noSwitchTables(module);
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
@@ -413,9 +472,14 @@ bool optimize(llvm::Module &module, llvm::TargetMachine &machine,
   llvm::PipelineTuningOptions tuning;
   tuning.LoopVectorization = optLevel > 1;
   tuning.SLPVectorization = optLevel > 1;
+  // -fdevice-time-trace: each pass an event of the job's profile (the
+  // handler does nothing on a thread without one).
+  llvm::PassInstrumentationCallbacks instrumentation;
+  llvm::TimeProfilingPassesHandler timeProfiling;
+  timeProfiling.registerCallbacks(instrumentation);
   // The NVPTX target adds its own passes (NVVMReflect for libdevice, address
   // space inference) through the pass builder callbacks.
-  llvm::PassBuilder builder(&machine, tuning);
+  llvm::PassBuilder builder(&machine, tuning, std::nullopt, &instrumentation);
   // Kernel parameters passed by value: read in place or copied wide. The
   // pass runs at the end of the whole-program and pre-link pipelines.
   registerKernelParamsPass(builder, machine);
@@ -452,6 +516,7 @@ bool emitPtx(llvm::Module &module, llvm::TargetMachine &machine,
              std::string &ptx, std::string &error) {
   // cuda::annotated_ptr's accesses, marked since the front end (CacheHints.h).
   lowerCacheHints(module);
+  if (options.jumpTableDensity <= 100) allowJumpTables(module, options.jumpTableDensity);
   {
     llvm::raw_string_ostream out(ptx);
     llvm::buffer_ostream buffered(out);
@@ -572,13 +637,14 @@ bool compileDeviceToPtx(const std::vector<std::string> &cc1,
                         const DeviceCodegenOptions &options, std::string &ptx,
                         std::string &error, llvm::raw_ostream *diagnostics) {
   llvm::LLVMContext context;
-  BackendErrors errors(context, diagnostics);
+  BackendErrors errors(context, diagnostics, options.inlineRemarks);
   DeviceTarget target;
   auto module = runFrontEnd(cc1, context, target, error, diagnostics, &errors);
   if (!module) return false;
   // Relocatable device code (-fgpu-rdc) is not a whole program: other units
-  // may call its functions.
-  bool relocatable = std::find(cc1.begin(), cc1.end(), "-fgpu-rdc") != cc1.end();
+  // may call its functions (unless -ewp says it is one).
+  bool relocatable = std::find(cc1.begin(), cc1.end(), "-fgpu-rdc") != cc1.end() &&
+                     !options.extensibleWholeProgram;
   if (options.syntaxOnly) {
     // -fdevice-syntax-only: the source has been checked; the PTX is an
     // empty module (its header only), as nvcc's cicc writes it.
@@ -604,7 +670,7 @@ bool compileDeviceToBitcode(const std::vector<std::string> &cc1,
                             RelocatableDeviceCode &out, std::string &error,
                             llvm::raw_ostream *diagnostics) {
   llvm::LLVMContext context;
-  BackendErrors errors(context, diagnostics);
+  BackendErrors errors(context, diagnostics, options.inlineRemarks);
   auto module =
       runFrontEnd(cc1, context, out.target, error, diagnostics, &errors);
   if (!module) return false;

@@ -31,6 +31,17 @@ struct DeviceCodegenOptions {
   // -keep-device-functions: whole-program device code keeps __device__
   // functions no kernel calls (by default they are dropped, as by nvcc).
   bool keepDeviceFunctions = false;
+  // -ewp: relocatable (-fgpu-rdc) and yet a whole program: __device__
+  // functions internal as without -rdc; calls into libcudadevrt stay.
+  bool extensibleWholeProgram = false;
+  // -jtd: the case density (percent) from which the code generator makes a
+  // switch a jump table (brx.idx). 101, nvcc's default: never, and no
+  // switch becomes a table of values in memory either (nvcc's cicc makes
+  // neither; LLVM makes both by default).
+  unsigned jumpTableDensity = 101;
+  // -opt-info inline: the inliner's remarks, printed as nvcc prints them
+  // ("remark: file:line:col: message").
+  bool inlineRemarks = false;
   // -fdevice-syntax-only: the front end checks the source; the PTX has no
   // code (its header only), as nvcc's.
   bool syntaxOnly = false;

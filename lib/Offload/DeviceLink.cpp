@@ -101,17 +101,28 @@ bool readRelocatableImages(const std::string &path,
 
 namespace {
 
+bool isNamed(const llvm::object::SectionRef &section, llvm::StringRef name) {
+  llvm::Expected<llvm::StringRef> sectionName = section.getName();
+  if (sectionName) return *sectionName == name;
+  llvm::consumeError(sectionName.takeError());
+  return false;
+}
+
 bool relocatableFatbinsOf(const llvm::object::ObjectFile &object,
                           const std::string &name,
                           std::vector<RelocatableFatbin> &out,
                           std::string &error) {
+  // The unit's module id names its relocatable PTX in a device link's fat
+  // binary (-reloc-ptx); one unit per object, as nvcc writes them.
+  std::string moduleId;
   for (const llvm::object::SectionRef &section : object.sections()) {
-    llvm::Expected<llvm::StringRef> sectionName = section.getName();
-    if (!sectionName) {
-      llvm::consumeError(sectionName.takeError());
-      continue;
-    }
-    if (*sectionName != "__nv_relfatbin") continue;
+    if (!isNamed(section, "__nv_module_id")) continue;
+    llvm::Expected<llvm::StringRef> contents = section.getContents();
+    if (contents) moduleId = contents->split('\0').first.str();
+    else llvm::consumeError(contents.takeError());
+  }
+  for (const llvm::object::SectionRef &section : object.sections()) {
+    if (!isNamed(section, "__nv_relfatbin")) continue;
     llvm::Expected<llvm::StringRef> contents = section.getContents();
     if (!contents) {
       error = "cannot read the device code in " + name + ": " +
@@ -120,6 +131,7 @@ bool relocatableFatbinsOf(const llvm::object::ObjectFile &object,
     }
     RelocatableFatbin entry;
     entry.file = name;
+    entry.moduleId = moduleId;
     // One container per unit (a relocatable link, ld -r, joins several).
     const auto *data = reinterpret_cast<const uint8_t *>(contents->data());
     std::size_t left = contents->size();
@@ -132,7 +144,8 @@ bool relocatableFatbinsOf(const llvm::object::ObjectFile &object,
         return false;
       }
       for (const FatbinImage &image : read.images) {
-        if (image.kind == ImageKind::LtoIr) continue;
+        if (image.kind == ImageKind::Ptx) entry.ptx.push_back(image);
+        if (image.kind != ImageKind::Ptx && image.kind != ImageKind::Elf) continue;
         Target code;
         code.arch = image.arch;
         code.isVirtual = image.kind == ImageKind::Ptx;

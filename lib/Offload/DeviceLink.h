@@ -11,6 +11,7 @@
 #pragma once
 
 #include "DeviceCodegen.h"
+#include "Fatbin.h"
 #include "Targets.h"
 
 #include <string>
@@ -45,6 +46,8 @@ bool readRelocatableImages(const std::string &path,
 struct RelocatableFatbin {
   std::string file;          // "a.o" or "libx.a(a.o)"
   std::vector<Target> codes; // sm_XY cubins and compute_XY PTX it holds
+  std::string moduleId;      // its __nv_module_id ("" if it has none)
+  std::vector<FatbinImage> ptx; // its PTX entries, as stored (-reloc-ptx)
 };
 
 // Appends one entry per object (per archive member) of `path` that has a

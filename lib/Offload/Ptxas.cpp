@@ -24,12 +24,20 @@ std::vector<std::string> sharedOptions(const PtxasOptions &o) {
 } // namespace
 
 std::vector<std::string> ptxasCommand(const PtxasJob &job) {
-  std::vector<std::string> cmd{job.ptxas, "-arch=" + job.gpuName, "-m64"};
+  std::vector<std::string> cmd{job.ptxas};
+  if (!job.options.entries.empty()) {
+    std::string list;
+    for (const std::string &entry : job.options.entries)
+      list += (list.empty() ? "" : ",") + entry;
+    cmd.push_back("-e=" + list);
+  }
+  cmd.insert(cmd.end(), {"-arch=" + job.gpuName, "-m64"});
   if (job.options.resourceUsage) cmd.push_back("-v");
   if (!job.options.fastCompile.empty())
     cmd.push_back("--Ofast-compile=" + job.options.fastCompile);
   std::vector<std::string> shared = sharedOptions(job.options);
   cmd.insert(cmd.end(), shared.begin(), shared.end());
+  if (job.options.extensibleWholeProgram) cmd.push_back("-ewp");
   cmd.push_back(job.ptxFile);
   cmd.push_back("-o");
   cmd.push_back(job.cubinFile);

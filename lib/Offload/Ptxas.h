@@ -20,7 +20,13 @@ struct PtxasOptions {
   // -rdc=true: a relocatable cubin (--compile-only), as nvcc's; the JIT of
   // such PTX is told the same.
   bool compileOnly = false;
+  // -ewp: ptxas -ewp, a cubin nvlink can still link with libcudadevrt; not
+  // among the JIT's options (as nvcc 13.0's fatbinary --cmdline).
+  bool extensibleWholeProgram = false;
   std::vector<std::string> extraOptions; // -Xptxas
+  // -e: the entries ptxas generates code for (its -e=a,b, first on its
+  // line as nvcc gives it); not among the JIT's options. Empty: all.
+  std::vector<std::string> entries;
   // -Ofc: ptxas's --Ofast-compile=<level>; not among the JIT's options (as
   // nvcc 13.0, measured). Empty: not given.
   std::string fastCompile;

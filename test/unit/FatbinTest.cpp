@@ -329,6 +329,11 @@ TEST(FatbinRoundTrip, EveryFieldSurvives) {
   lto.versionMinor = 65;
   lto.options = "-ftz=0 -prec_div=1 -prec_sqrt=1 -fmad=1 ";
   images.push_back(lto);
+  // -reloc-ptx's entry: a unit's PTX named by its module id.
+  images.push_back(ptxImage(90, ".version 9.0\n.target sm_90\n"));
+  images.back().kind = ImageKind::RelocatablePtx;
+  images.back().ident = "_3e704af7_4_h_cu_bfad4959";
+  images.back().options = "--compile-only  ";
 
   Bytes out = writeFatbin(images);
   FatbinReadResult result = read(out);

@@ -1026,9 +1026,42 @@ TEST(Unknown, SuggestsNearestSpelling) {
             "unknown option '--gpu-architectur'; did you mean '--gpu-architecture'?");
 }
 
+TEST(DeviceCode, ExtensibleWholeProgram) {
+  Options o = ok({"-ewp", "-c", "x.cu"});
+  EXPECT_TRUE(o.rdc && o.extensibleWholeProgram && !o.deviceLto);
+  EXPECT_TRUE(ok({"--extensible-whole-program", "x.cu"}).extensibleWholeProgram);
+  EXPECT_FALSE(ok({"-rdc=true", "-c", "x.cu"}).extensibleWholeProgram);
+  EXPECT_EQ(fails({"-ewp", "-dc", "x.cu"}), "-dc is not compatible with -ewp");
+  EXPECT_EQ(fails({"-ewp", "-rdc=true", "-c", "x.cu"}), "-rdc=true is not compatible with -ewp");
+  EXPECT_EQ(fails({"-dlto", "-ewp", "-c", "x.cu"}), "-dlto is not compatible with -ewp");
+}
+
+TEST(DeviceCode, SwitchTablesEntriesRemarks) {
+  EXPECT_EQ(ok({"x.cu"}).jumpTableDensity, 101u);
+  EXPECT_EQ(ok({"-jtd", "10", "x.cu"}).jumpTableDensity, 10u);
+  EXPECT_EQ(ok({"--jump-table-density=0", "x.cu"}).jumpTableDensity, 0u);
+  EXPECT_TRUE(contains(fails({"-jtd", "102", "x.cu"}), "between 0 and 101"));
+  EXPECT_TRUE(contains(fails({"-jtd", "-1", "x.cu"}), "between 0 and 101"));
+  EXPECT_EQ(ok({"-e", "_Z1kv,k2", "--entries", "k3", "x.cu"}).entries,
+            (Strings{"_Z1kv", "k2", "k3"}));
+  EXPECT_FALSE(ok({"x.cu"}).inlineRemarks);
+  EXPECT_TRUE(ok({"-opt-info", "inline", "x.cu"}).inlineRemarks);
+  EXPECT_TRUE(ok({"--optimization-info=inline", "x.cu"}).inlineRemarks);
+  EXPECT_TRUE(contains(fails({"-opt-info", "loop", "x.cu"}), "expected one of: inline"));
+}
+
+TEST(DriverBehaviour, ObjtempAndTimeTrace) {
+  EXPECT_FALSE(ok({"-c", "x.cu"}).objectDirAsTemp);
+  EXPECT_TRUE(ok({"-objtemp", "-c", "x.cu"}).objectDirAsTemp);
+  EXPECT_TRUE(ok({"--objdir-as-tempdir", "-c", "x.cu"}).objectDirAsTemp);
+  EXPECT_EQ(ok({"x.cu"}).timeTraceFile, "");
+  EXPECT_EQ(ok({"-fdevice-time-trace", "t", "x.cu"}).timeTraceFile, "t");
+  EXPECT_EQ(ok({"--fdevice-time-trace=-", "x.cu"}).timeTraceFile, "-");
+}
+
 TEST(Unknown, NvccOptionsNotImplemented) {
-  std::string error = fails({"-ewp"});
-  EXPECT_TRUE(contains(error, "-ewp (--extensible-whole-program)")) << error;
+  std::string error = fails({"-optix-ir"});
+  EXPECT_TRUE(contains(error, "-optix-ir (--optix-ir)")) << error;
   EXPECT_TRUE(contains(error, "not supported")) << error;
   EXPECT_TRUE(contains(fails({"-sanitize", "memcheck"}), "--sanitize"));
   // -lib is nvcc's library mode, not -l ib.
@@ -1275,7 +1308,7 @@ TEST(BuildSystems, ForwardUnknownToHostCompiler) {
   EXPECT_TRUE(o.xlinker.empty());
   EXPECT_EQ(o.inputs, Strings{"x.cu"});
   // nvcc options mycc does not implement are not unknown.
-  EXPECT_TRUE(contains(fails({"--forward-unknown-to-host-compiler", "-ewp"}),
+  EXPECT_TRUE(contains(fails({"--forward-unknown-to-host-compiler", "-optix-ir"}),
                        "not supported"));
 }
 

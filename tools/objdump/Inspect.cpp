@@ -224,6 +224,8 @@ std::string kindName(ImageKind kind) {
     return "PTX";
   case ImageKind::LtoIr:
     return "LTO-IR";
+  case ImageKind::RelocatablePtx:
+    return "RELOC-PTX";
   }
   return "?";
 }
@@ -236,15 +238,17 @@ std::string targetName(const FatbinImage &image) {
     return "compute_" + image.arch.str();
   case ImageKind::LtoIr:
     return "lto_" + image.arch.str();
+  case ImageKind::RelocatablePtx:
+    return "compute_" + image.arch.str();
   }
   return image.arch.str();
 }
 
 std::string imageFileName(const std::string &base, const FatbinImage &image,
                           unsigned number) {
-  const char *extension = image.kind == ImageKind::Elf   ? ".cubin"
-                          : image.kind == ImageKind::Ptx ? ".ptx"
-                                                         : ".ltoir";
+  const char *extension = image.kind == ImageKind::Elf     ? ".cubin"
+                          : image.kind == ImageKind::LtoIr ? ".ltoir"
+                                                           : ".ptx";
   // cuobjdump 13 leaves the `f` out of a cubin's file name (its listing
   // says sm_120f), but keeps it for PTX, and keeps `a` for both.
   GpuArch named = image.arch;

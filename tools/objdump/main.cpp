@@ -96,6 +96,8 @@ std::string versionText(const FatbinImage &image) {
     return "ISA " + number;
   case ImageKind::LtoIr:
     return "IR " + number;
+  case ImageKind::RelocatablePtx:
+    return "ISA " + number;
   }
   return number;
 }
@@ -297,7 +299,7 @@ ModuleSelection select(const Container &c, unsigned sm, bool forcePtx) {
   std::vector<std::size_t> index;
   for (std::size_t i = 0; i < c.images.size(); ++i) {
     const FatbinImage &image = c.images[i];
-    if (image.kind == ImageKind::LtoIr ||
+    if (image.kind == ImageKind::LtoIr || image.kind == ImageKind::RelocatablePtx ||
         (image.kind == ImageKind::Elf && result.force.cubinsRemoved))
       continue;
     ImageDesc desc;

@@ -1,0 +1,6 @@
+// Dynamic parallelism as an extensible whole program (-ewp): the same
+// program as rdc_dynamic_parallelism.cu, its device code one unit's whole
+// program that the device link extends with libcudadevrt only (nvcc's cicc
+// --partial-link, ptxas -ewp, __CUDACC_EWP__ for the device runtime's API).
+// FLAGS: -ewp
+#include "rdc_dynamic_parallelism.cu"
