@@ -443,7 +443,7 @@ cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
 // device code generation (DeviceCodegen.cpp, useLaunchDeviceV2) sends each
 // such launch here, with its arguments in a local buffer, and removes this
 // function from units that launch nothing.
-#if defined(__CUDA_ARCH__) && defined(__CUDACC_RDC__)
+#if defined(__CUDA_ARCH__) && (defined(__CUDACC_RDC__) || defined(__CUDACC_EWP__))
 __attribute__((used)) static __device__ cudaError_t
 __mycc_launch_device(void *__func, const void *__args, size_t __size,
                      dim3 __grid, dim3 __block, unsigned int __smem,
