@@ -2,6 +2,7 @@
 
 #include "AtomicFile.h"
 #include "RunProgram.h"
+#include "SignalCleanup.h"
 #include "Frontend.h"
 #include "InternalTools.h"
 #include "Jobserver.h"
@@ -9,6 +10,8 @@
 #include "Planner.h"
 #include "Scheduler.h"
 
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
@@ -21,6 +24,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
+#include <cstring>
 #include <functional>
 #include <mutex>
 #include <regex>
@@ -33,6 +38,10 @@ int fail(const std::string &message) {
   if (!message.empty()) llvm::errs() << "mycc: error: " << message << "\n";
   return 1;
 }
+
+// An internal error (a crash or an LLVM fatal error in an in-process job):
+// EX_SOFTWARE, as a build can tell it from an error in the source.
+constexpr int kInternalErrorExit = 70;
 
 double millisecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(
@@ -273,12 +282,46 @@ public:
     JobResult result;
     if (job.inProcess) {
       llvm::raw_string_ostream diagnostics(result.diagnostics);
-      result.ok = runInternalTool(job.command, diagnostics, result.error);
+      runRecovering(jobKindName(job.kind), job.source, job.command, diagnostics,
+                    result);
     } else {
       result.ok = runExternal(job, quiet, result.error);
     }
     result.milliseconds = millisecondsSince(start);
     return result;
+  }
+
+  // An in-process tool that crashes (a signal) or hits an LLVM fatal error
+  // fails its job with one line naming the phase and the source, never a
+  // stack dump (MYCC_CRASH_DIAGNOSTICS=1 keeps LLVM's) or a partial
+  // output (outputs are written by rename, and the run stops).
+  static void runRecovering(const std::string &phase, const std::string &source,
+                            const std::vector<std::string> &command,
+                            llvm::raw_ostream &diagnostics, JobResult &result) {
+    fatalReason().clear();
+    llvm::CrashRecoveryContext recovery;
+    bool finished = recovery.RunSafely([&] {
+      result.ok = runInternalTool(command, diagnostics, result.error);
+    });
+    if (finished) return;
+    std::string reason = fatalReason();
+    if (reason.empty()) {
+      int sig = recovery.RetCode > 128 ? recovery.RetCode - 128 : recovery.RetCode;
+      reason = std::string("signal ") + std::to_string(sig) +
+               (sig > 0 && sig < NSIG ? std::string(" (") + strsignal(sig) + ")" : "");
+    }
+    result.ok = false;
+    result.internalError = true;
+    result.error = "internal error in " + phase + " while compiling " + source +
+                   ": " + reason + "; please report";
+  }
+
+public:
+  // The message of an LLVM fatal error on this thread (recorded by the
+  // handler enableCrashRecovery installs).
+  static std::string &fatalReason() {
+    thread_local std::string reason;
+    return reason;
   }
 
   // Clang's default for -ftime-trace: events shorter than this are left out.
@@ -449,6 +492,10 @@ int execute(Graph &graph, const Options &o, const Toolkit &t,
   ScheduleResult result = runJobs(graph, runner, options);
   if (result.ok) return 0;
   llvm::errs() << result.failure.diagnostics;
+  if (result.failure.internalError) {
+    fail(result.failure.error);
+    return kInternalErrorExit;
+  }
   publishRulesAfterFailure(graph, runner, succeeded);
   return fail(result.failure.error);
 }
@@ -528,6 +575,8 @@ int compile(Options &o, const std::string &self) {
   if (!discoverToolkit(o, self, t, error)) return fail(error);
   if (o.nativeArch && !addInstalledGpus(o, t, error)) return fail(error);
   if (!makeTempDir(o, tempDir, ownTempDir, error)) return fail(error);
+  // Interrupted (SIGINT, SIGTERM, SIGHUP), the run leaves no temporaries.
+  if (ownTempDir && !o.dryrun) support::armTempDirCleanup(tempDir);
   // Like nvcc, the environment comes before the jobs, and before an input
   // is rejected: CMake runs `mycc -v __cmake_determine_cuda` only to read it.
   if (o.verbose || o.dryrun)
@@ -561,6 +610,26 @@ int compile(Options &o, const std::string &self) {
     rc = fail(error);
   if (rc == 0 && o.run) return runProgram(shellWord(output), o);
   return rc;
+}
+
+// In-process tools run under llvm::CrashRecoveryContext (Runner): a crash
+// or an LLVM fatal error becomes the job's failure, exit status 70, without
+// LLVM's stack dump. MYCC_CRASH_DIAGNOSTICS=1 leaves LLVM's handling (the
+// stack dump) in place, for a report.
+void enableCrashRecovery() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    if (llvm::sys::Process::GetEnv("MYCC_CRASH_DIAGNOSTICS").value_or("") == "1")
+      return;
+    llvm::CrashRecoveryContext::Enable();
+    llvm::install_fatal_error_handler(
+        [](void *, const char *reason, bool) {
+          Runner::fatalReason() = reason;
+          // Inside a job: back to its RunSafely; elsewhere: exit 70.
+          llvm::sys::Process::Exit(kInternalErrorExit);
+        },
+        nullptr);
+  });
 }
 
 void initializeLlvmTargets() {
@@ -597,15 +666,25 @@ int runDriver(const std::vector<std::string> &args, const std::string &self) {
     llvm::errs() << "mycc: warning: " << warning << "\n";
   if (std::optional<int> rc = answerRequest(parsed.options)) return *rc;
   initializeLlvmTargets();
+  enableCrashRecovery();
   return compile(parsed.options, self);
 }
 
 int runInternalCommand(const std::vector<std::string> &argv) {
   initializeLlvmTargets();
+  enableCrashRecovery();
   prepareInternalTool(argv);
-  std::string error;
-  bool ok = runInternalTool(argv, llvm::errs(), error);
-  return ok ? 0 : fail(error);
+  // The replayed step of a --dryrun: `mycc -cc1 <tool> ... -source <file>`.
+  std::string source;
+  for (size_t i = 2; i + 1 < argv.size(); ++i)
+    if (argv[i] == "-source" || (source.empty() && argv[i] == "-o"))
+      source = argv[i + 1];
+  JobResult result;
+  Runner::runRecovering(argv.size() > 2 ? argv[2] : "-cc1", source, argv,
+                        llvm::errs(), result);
+  if (result.ok) return 0;
+  fail(result.error);
+  return result.internalError ? kInternalErrorExit : 1;
 }
 
 } // namespace mycc::driver

@@ -1299,8 +1299,8 @@ std::string parseGencode(const std::string &spec, std::vector<TargetPair> &targe
       inQuotes = !inQuotes;
     else if (c == '[')
       ++depth;
-    else if (c == ']')
-      depth = std::max(0, depth - 1);
+    else if (c == ']' && --depth < 0)
+      return "stray ']' in '" + option + "'";
     if (c == ',' && !inQuotes && depth == 0) {
       items.push_back(current);
       current.clear();
@@ -1309,6 +1309,9 @@ std::string parseGencode(const std::string &spec, std::vector<TargetPair> &targe
     }
   }
   items.push_back(current);
+  // An unclosed list would take the rest for its codes (nvcc: "Stray '['").
+  if (depth > 0) return "stray '[' in '" + option + "' (no closing ']')";
+  if (inQuotes) return "stray '\"' in '" + option + "' (no closing quote)";
 
   std::optional<std::string> archText, codeText;
   for (std::string item : items) {

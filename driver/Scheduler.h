@@ -19,6 +19,7 @@ struct JobResult {
   bool ok = false;
   std::string diagnostics; // what the job printed about the source
   std::string error;       // one line, or empty when diagnostics say it
+  bool internalError = false; // the tool crashed (exit status 70)
   double milliseconds = 0;
 };
 

@@ -1,6 +1,7 @@
 // mycc: an nvcc-compatible CUDA compiler driver. The driver is a library
 // (Driver.h); this only hands it the command line.
 #include "Driver.h"
+#include "SignalCleanup.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -9,6 +10,7 @@
 #include <vector>
 
 int main(int argc, char **argv) {
+  mycc::support::recordIgnoredSignals();
   llvm::InitLLVM initLLVM(argc, argv);
   if (argc > 1 && std::string(argv[1]) == "-cc1")
     return mycc::driver::runInternalCommand({argv, argv + argc});

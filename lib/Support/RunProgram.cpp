@@ -4,6 +4,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Signals.h"
 
 #include <optional>
 
@@ -23,6 +24,9 @@ ProgramOutput runCapturing(llvm::StringRef program,
     result.execError = "cannot create a temporary file";
     return result;
   }
+  // An interrupt while the program runs removes them too (LLVM's handlers).
+  llvm::sys::RemoveFileOnSignal(outPath);
+  llvm::sys::RemoveFileOnSignal(errPath);
   std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""),
                                                 outPath.str(), errPath.str()};
   result.status = llvm::sys::ExecuteAndWait(program, args, std::nullopt,
@@ -34,6 +38,8 @@ ProgramOutput runCapturing(llvm::StringRef program,
   readFile(std::string(errPath), result.err, ignored);
   llvm::sys::fs::remove(outPath);
   llvm::sys::fs::remove(errPath);
+  llvm::sys::DontRemoveFileOnSignal(outPath);
+  llvm::sys::DontRemoveFileOnSignal(errPath);
   return result;
 }
 

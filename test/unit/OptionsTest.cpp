@@ -938,6 +938,13 @@ TEST(Gencode, ListsAreMergedAcrossOptions) {
 
 TEST(Gencode, Errors) {
   EXPECT_TRUE(contains(fails({"-gencode", "arch=compute_80"}), "missing code="));
+  // Unbalanced lists and quotes, refused as by nvcc ("Stray '['").
+  EXPECT_TRUE(contains(fails({"-gencode", "arch=compute_90,code=[sm_90,compute_90", "x.cu"}),
+                       "stray '['"));
+  EXPECT_TRUE(contains(fails({"-gencode", "arch=compute_90,code=sm_90]", "x.cu"}), "stray ']'"));
+  EXPECT_TRUE(contains(fails({"-gencode", "arch=compute_90,code=\"sm_90,compute_90", "x.cu"}),
+                       "stray '\"'"));
+  EXPECT_EQ(ok({"-gencode", "arch=compute_90,code=[sm_90,compute_90]", "x.cu"}).targets.size(), 1u);
   EXPECT_TRUE(contains(fails({"-gencode", "code=sm_80"}), "missing arch="));
   EXPECT_TRUE(contains(fails({"-gencode", "arch=compute_80,code="}), "missing code="));
   EXPECT_TRUE(contains(fails({"-gencode", "arch=compute_80,code=sm_80,compute_80"}),
