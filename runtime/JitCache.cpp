@@ -589,13 +589,36 @@ bool JitCache::open(std::string &why) {
     return false;
   }
   struct stat st;
-  if (::stat(dir_.c_str(), &st) != 0) {
+  // The directory itself, not what a link there points to: another user's
+  // link to a victim's directory would have this program write and evict
+  // there.
+  if (::lstat(dir_.c_str(), &st) != 0) {
     why = "cannot use " + dir_ + ": " + errnoText(errno);
+    return false;
+  }
+  if (S_ISLNK(st.st_mode)) {
+    why = dir_ + " is a symbolic link";
     return false;
   }
   if (!S_ISDIR(st.st_mode)) {
     why = dir_ + " is not a directory";
     return false;
+  }
+  // Each directory on the way: another user who may rename entries there
+  // could swap the cache directory (sticky directories such as /tmp keep
+  // others' entries safe).
+  for (std::size_t at = dir_.find('/', 1); at != std::string::npos;
+       at = dir_.find('/', at + 1)) {
+    std::string up = dir_.substr(0, at);
+    struct stat above;
+    if (::stat(up.c_str(), &above) != 0)
+      continue;
+    bool shared = (above.st_mode & (S_IWGRP | S_IWOTH)) &&
+                  !(above.st_mode & S_ISVTX);
+    if ((above.st_uid != 0 && above.st_uid != ::geteuid()) || shared) {
+      why = up + ", above the cache directory, can be changed by other users";
+      return false;
+    }
   }
   if (st.st_uid != ::geteuid()) {
     why = dir_ + " is owned by another user (uid " + std::to_string(st.st_uid) +
@@ -636,7 +659,9 @@ JitCache::Lookup JitCache::load(const JitKey &key, std::string &payload,
                                 std::string *why) {
   payload.clear();
   std::string path = entryPath(key);
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  // O_NONBLOCK: a FIFO put there opens at once (and fails the regular-file
+  // check below) instead of waiting for a writer forever.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (fd < 0) {
     int err = errno;
     if (err == ELOOP) { // a symbolic link: never ours

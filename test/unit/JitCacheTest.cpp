@@ -447,6 +447,44 @@ TEST(JitCacheFiles, RefusesGroupOrWorldWritableDirectory) {
   }
 }
 
+TEST(JitCacheFiles, RefusesASymbolicLinkedDirectory) {
+  TempDir tmp;
+  const std::string victim = tmp.path() + "/victim", link = tmp.path() + "/c";
+  ASSERT_EQ(::mkdir(victim.c_str(), 0700), 0);
+  writeFile(victim + "/precious", "x");
+  ASSERT_EQ(::symlink(victim.c_str(), link.c_str()), 0);
+  JitCache cache(link, 1);
+  std::string why;
+  EXPECT_FALSE(cache.open(why));
+  EXPECT_NE(why.find("symbolic link"), std::string::npos) << why;
+  EXPECT_EQ(readFile(victim + "/precious"), "x");
+}
+
+TEST(JitCacheFiles, RefusesADirectoryBelowOneOthersCanChange) {
+  TempDir tmp;
+  const std::string shared = tmp.path() + "/shared";
+  ASSERT_EQ(::mkdir(shared.c_str(), 0700), 0);
+  ASSERT_EQ(::chmod(shared.c_str(), 0777), 0); // no sticky bit
+  JitCache cache(shared + "/c", 1 << 20);
+  std::string why;
+  EXPECT_FALSE(cache.open(why));
+  EXPECT_NE(why.find("can be changed by other users"), std::string::npos) << why;
+  ASSERT_EQ(::chmod(shared.c_str(), 01777), 0); // as /tmp: others' entries safe
+  EXPECT_TRUE(cache.open(why)) << why;
+}
+
+TEST(JitCacheFiles, AFifoAtAnEntryIsDamagedNotAHang) {
+  TempDir tmp;
+  JitCache cache(tmp.path() + "/c", 1 << 20);
+  std::string why;
+  ASSERT_TRUE(cache.open(why)) << why;
+  const std::string path = cache.entryPath(key(kPtx));
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  std::string payload;
+  EXPECT_EQ(cache.load(key(kPtx), payload, &why), JitCache::Lookup::Damaged);
+  EXPECT_NE(why.find("not a regular file"), std::string::npos) << why;
+}
+
 TEST(JitCacheFiles, RefusesDirectoryOfAnotherUser) {
   if (::geteuid() != 0)
     GTEST_SKIP() << "needs root to give a directory away";
