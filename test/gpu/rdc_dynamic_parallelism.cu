@@ -9,6 +9,11 @@
 // FLAGS: -rdc=true
 #include "gpu_test.h"
 
+// rdc_ewp_dynamic_parallelism.cu builds this program with -ewp.
+#ifndef RDC_DYNPAR_TEST_NAME
+#define RDC_DYNPAR_TEST_NAME "rdc_dynamic_parallelism"
+#endif
+
 constexpr int kBlocks = 8, kThreads = 64;
 
 __global__ void child(int *out, int base) {
@@ -91,5 +96,5 @@ int main() {
   EXPECT(st == 0, "device-side API status %d", st);
   EXPECT(sum == expect, "tail launch saw sum %d, expected %d", sum, expect);
   EXPECT(fl == 7, "fire-and-forget flag %d", fl);
-  return finish_test("rdc_dynamic_parallelism");
+  return finish_test(RDC_DYNPAR_TEST_NAME);
 }
