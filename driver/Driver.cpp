@@ -593,6 +593,19 @@ int compile(Options &o, const std::string &self) {
     if (ownTempDir) llvm::sys::fs::remove_directories(tempDir);
     return ok ? 0 : fail(error);
   }
+  // An output whose directory is missing: one line before any job runs (the
+  // host compiler's assembler said it in three, after the device compile).
+  if (!o.dryrun)
+    for (const Job &job : graph.jobs())
+      for (const std::string &out : job.outputs) {
+        llvm::StringRef dir = llvm::sys::path::parent_path(out);
+        if (out == "-" || dir.empty() || llvm::sys::fs::is_directory(dir) ||
+            std::find(graph.temporaries.begin(), graph.temporaries.end(), out) !=
+                graph.temporaries.end())
+          continue;
+        if (ownTempDir) llvm::sys::fs::remove_directories(tempDir);
+        return fail("cannot write " + out + ": no directory " + dir.str());
+      }
   if (o.dryrun) {
     if (!printDryrun(graph, t, tempDir, ownTempDir, error)) return fail(error);
     return o.run ? runProgram(shellWord(output), o) : 0;

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what mycc builds with, from Debian's packages: LLVM/Clang 22,
-# CLI11, GoogleTest, CMake and Ninja, and what the build-system tests use
+# CLI11, GoogleTest, CMake and Ninja, libFuzzer (libclang-rt-22-dev, for
+# scripts/fuzz.sh), and what the build-system tests use
 # (Make, Meson, ccache; a CMake >= 4.1 from PyPI below). The CUDA 13 toolkit must
 # already be installed (CUDA_PATH, nvcc on PATH, or /usr/local/cuda).
 set -euo pipefail
 
-packages=(llvm-22-dev libclang-22-dev clang-22 llvm-22-tools libcli11-dev
+packages=(llvm-22-dev libclang-22-dev clang-22 libclang-rt-22-dev llvm-22-tools libcli11-dev
           libgtest-dev cmake ninja-build liblz4-dev libzstd-dev make meson ccache)
 missing=()
 for p in "${packages[@]}"; do
