@@ -299,6 +299,7 @@ public:
                             const std::vector<std::string> &command,
                             llvm::raw_ostream &diagnostics, JobResult &result) {
     fatalReason().clear();
+    support::watchStackOverflow(phase + " while compiling " + source);
     llvm::CrashRecoveryContext recovery;
     bool finished = recovery.RunSafely([&] {
       result.ok = runInternalTool(command, diagnostics, result.error);

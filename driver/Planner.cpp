@@ -387,6 +387,10 @@ bool Planner::planInput(const std::string &input, std::string &error) {
     error = input + ": no such file";
     return false;
   }
+  if (probe.isDirectory(input)) {
+    error = input + ": is a directory";
+    return false;
+  }
   if (kind == InputKind::Object) {
     // As with nvcc, -M passes over objects.
     if (o.phase != Phase::Dependencies) {
@@ -1255,6 +1259,9 @@ class FileSystemProbe : public InputProbe {
 public:
   bool exists(const std::string &path) const override {
     return llvm::sys::fs::exists(path);
+  }
+  bool isDirectory(const std::string &path) const override {
+    return llvm::sys::fs::is_directory(path);
   }
 };
 

@@ -23,6 +23,7 @@ class InputProbe {
 public:
   virtual ~InputProbe() = default;
   virtual bool exists(const std::string &path) const = 0;
+  virtual bool isDirectory(const std::string &) const { return false; }
 };
 
 // The probe that asks the file system.

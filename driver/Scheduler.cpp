@@ -5,6 +5,7 @@
 #include "llvm/Support/thread.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -13,9 +14,23 @@
 namespace mycc::driver {
 namespace {
 
-// Clang's parser recurses deeply on real code (templates, long expressions);
-// jobs get the stack a main thread has.
-constexpr unsigned kJobStackBytes = 16u << 20;
+// Clang recurses on the depth of expressions (its code generator on each
+// operand of a long sum: 200,000 terms on one line need about 200 MB, which
+// nvcc compiles) and of templates. Jobs get 256 MB of stack (address space:
+// pages are only used as deep as a job goes); an overflow beyond it is a
+// one-line internal error (support::watchStackOverflow).
+constexpr unsigned kJobStackBytes = 256u << 20;
+
+// MYCC_JOB_STACK_MB overrides it (a smaller stack shows the overflow
+// handling in a test; a larger one takes deeper sources).
+unsigned jobStackBytes() {
+  static const unsigned bytes = [] {
+    const char *mb = std::getenv("MYCC_JOB_STACK_MB");
+    unsigned long n = mb ? std::strtoul(mb, nullptr, 10) : 0;
+    return n >= 1 && n < 4096 ? unsigned(n << 20) : kJobStackBytes;
+  }();
+  return bytes;
+}
 
 class Scheduler {
 public:
@@ -54,7 +69,7 @@ private:
       ready.erase(ready.begin());
       ++running;
       if (o.started) o.started(graph.jobs()[index]);
-      threads.emplace_back(std::optional<unsigned>(kJobStackBytes),
+      threads.emplace_back(std::optional<unsigned>(jobStackBytes()),
                            [this, index, token] { runOne(index, token); });
     }
     return false;

@@ -142,6 +142,9 @@ void addCommonDriverArgs(const SourceOptions &o, std::vector<std::string> &a) {
   a.push_back(o.cudaPath + "/include/cccl");
   // Clang 22 knows CUDA up to 12.9; CUDA 13's headers work with it.
   a.push_back("-Wno-unknown-cuda-version");
+  // Clang warns past the 8 MB it assumes a thread has; mycc's job threads
+  // have 256 MB (Scheduler.cpp), as deep as nvcc's front end goes.
+  a.push_back("-Wno-stack-exhausted");
   for (const auto &d : o.includeDirs) a.push_back("-I" + d);
   for (const auto &d : o.systemIncludeDirs) {
     a.push_back("-isystem");
@@ -323,7 +326,7 @@ bool Invocations::hostCompile(const SourceOptions &o, const std::string &input,
   // The unit is already preprocessed: no includes, macros or -include.
   std::vector<std::string> a{"-x", "cuda-cpp-output", "-c",
                              "--cuda-path=" + o.cudaPath,
-                             "-Wno-unknown-cuda-version"};
+                             "-Wno-unknown-cuda-version", "-Wno-stack-exhausted"};
   if (!o.std.empty()) a.push_back("-std=" + o.std);
   // GNU's `typeof` under -std=c++NN too, as nvcc's front end takes it; the
   // lowering writes it as __typeof__ for the host compiler.

@@ -2,6 +2,8 @@
 
 #include <atomic>
 #include <csignal>
+#include <pthread.h>
+#include <algorithm>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
@@ -66,6 +68,34 @@ void removeArmedDirectory() {
   }
 }
 
+// Stack overflow: the thread's stack bounds and its message, noted when it
+// starts watching; read by the handler on the alternate stack.
+thread_local uintptr_t stackLow = 0;
+thread_local char overflowMessage[1024];
+thread_local std::size_t overflowLength = 0;
+struct sigaction previousSegv;
+std::atomic<bool> segvInstalled{false};
+
+void onFault(int sig, siginfo_t *info, void *context) {
+  uintptr_t at = reinterpret_cast<uintptr_t>(info->si_addr);
+  // The guard page below the stack, and a little into it.
+  if (stackLow && at + (1u << 20) >= stackLow && at < stackLow + (64u << 10)) {
+    ssize_t ignored = write(2, overflowMessage, overflowLength);
+    (void)ignored;
+    if (armed.exchange(false)) removeArmedDirectory();
+    _exit(70);
+  }
+  // Not an overflow: as before this handler.
+  if (previousSegv.sa_flags & SA_SIGINFO) {
+    previousSegv.sa_sigaction(sig, info, context);
+  } else if (previousSegv.sa_handler != SIG_DFL && previousSegv.sa_handler != SIG_IGN) {
+    previousSegv.sa_handler(sig);
+  } else {
+    sigaction(sig, &previousSegv, nullptr);
+    raise(sig);
+  }
+}
+
 void onSignal(int sig) {
   if (armed.exchange(false)) removeArmedDirectory();
   // Then as before: LLVM's handler (or the default action) ends the process.
@@ -100,5 +130,34 @@ void recordIgnoredSignals() {
 }
 
 void disarmTempDirCleanup() { armed = false; }
+
+void watchStackOverflow(const std::string &what) {
+  pthread_attr_t attr;
+  void *low = nullptr;
+  std::size_t size = 0;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
+  pthread_attr_getstack(&attr, &low, &size);
+  pthread_attr_destroy(&attr);
+  stackLow = reinterpret_cast<uintptr_t>(low);
+  std::string message = "mycc: error: internal error in " + what +
+                        ": stack overflow; please report\n";
+  overflowLength = std::min(message.size(), sizeof overflowMessage);
+  std::memcpy(overflowMessage, message.data(), overflowLength);
+  // This thread's alternate stack, for the handler (kept until the thread
+  // ends: a thread_local buffer).
+  thread_local char alternate[64 << 10];
+  stack_t ss;
+  ss.ss_sp = alternate;
+  ss.ss_size = sizeof alternate;
+  ss.ss_flags = 0;
+  sigaltstack(&ss, nullptr);
+  if (segvInstalled.exchange(true)) return;
+  struct sigaction action;
+  std::memset(&action, 0, sizeof action);
+  action.sa_sigaction = onFault;
+  action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGSEGV, &action, &previousSegv);
+}
 
 } // namespace mycc::support

@@ -14,6 +14,13 @@ namespace mycc::support {
 // the path must be shorter than 4096 bytes.
 void armTempDirCleanup(const std::string &dir);
 
+// On the calling thread until it ends: a stack overflow (SIGSEGV at the
+// stack's guard page, handled on an alternate stack) writes
+// "mycc: error: internal error in <what>: stack overflow; please report",
+// removes the armed directory and exits with status 70. Other faults go to
+// the handlers installed before (LLVM's crash recovery).
+void watchStackOverflow(const std::string &what);
+
 // Notes which of those signals the process was started with ignored (a
 // background job of a shell, nohup): they stay ignored, and cleaning up on
 // them would pull the directory from under a run that goes on. Call first
