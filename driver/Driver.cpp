@@ -639,7 +639,11 @@ void enableCrashRecovery() {
     llvm::install_fatal_error_handler(
         [](void *, const char *reason, bool) {
           Runner::fatalReason() = reason;
-          // Inside a job: back to its RunSafely; elsewhere: exit 70.
+          // Inside a job: back to its RunSafely, which reports it; elsewhere
+          // (planning, the driver's own steps): reported here, exit 70.
+          if (!llvm::CrashRecoveryContext::GetCurrent())
+            llvm::errs() << "mycc: error: internal error: " << reason
+                         << "; please report\n";
           llvm::sys::Process::Exit(kInternalErrorExit);
         },
         nullptr);
