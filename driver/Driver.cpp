@@ -39,10 +39,6 @@ int fail(const std::string &message) {
   return 1;
 }
 
-// An internal error (a crash or an LLVM fatal error in an in-process job):
-// EX_SOFTWARE, as a build can tell it from an error in the source.
-constexpr int kInternalErrorExit = 70;
-
 double millisecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(
              std::chrono::steady_clock::now() - start)
@@ -299,7 +295,8 @@ public:
                             const std::vector<std::string> &command,
                             llvm::raw_ostream &diagnostics, JobResult &result) {
     fatalReason().clear();
-    support::watchStackOverflow(phase + " while compiling " + source);
+    support::watchStackOverflow(phase + " while compiling " + source,
+                                kInternalErrorExit);
     llvm::CrashRecoveryContext recovery;
     bool finished = recovery.RunSafely([&] {
       result.ok = runInternalTool(command, diagnostics, result.error);
@@ -317,7 +314,6 @@ public:
                    ": " + reason + "; please report";
   }
 
-public:
   // The message of an LLVM fatal error on this thread (recorded by the
   // handler enableCrashRecovery installs).
   static std::string &fatalReason() {

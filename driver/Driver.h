@@ -15,6 +15,11 @@ namespace mycc::driver {
 // `args` are argv[1..]; `self` is mycc's executable. Returns the exit code.
 int runDriver(const std::vector<std::string> &args, const std::string &self);
 
+// The exit status of an internal error (a crash or an LLVM fatal error in
+// an in-process job): EX_SOFTWARE, which a build can tell from an error in
+// the source.
+constexpr int kInternalErrorExit = 70;
+
 // `argv` is the whole command line (argv[1] == "-cc1").
 int runInternalCommand(const std::vector<std::string> &argv);
 

@@ -856,7 +856,8 @@ struct Raw {
       deviceSyntaxOnly = 0;
   std::vector<std::string> outputDirectory, noEffectValues, briefDiagnostics, dopt,
       deviceStackProtector, fastCompile, staticTemplateStub, hiddenDeviceEntities;
-  int dlto = 0, ewp = 0, objdirAsTemp = 0, augmentLinkerScript = 0, dontUseProfile = 0, relocatablePtx = 0, genOptLto = 0, warnDefaultStream = 0, warnLaunchBounds = 0;
+  int dlto = 0, ewp = 0, objdirAsTemp = 0, augmentLinkerScript = 0, dontUseProfile = 0,
+      relocatablePtx = 0, genOptLto = 0, warnDefaultStream = 0, warnLaunchBounds = 0;
   int useFastMath = 0, resourceUsage = 0, restrict = 0, extraVectorization = 0,
       noDeprecatedDeclarations = 0;
   std::vector<std::string> runArgs;

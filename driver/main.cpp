@@ -27,7 +27,7 @@ int main(int argc, char **argv) {
   // After an internal error (exit 70) a recovered crash may have left
   // LLVM's global state broken (a timer on the crashed thread's stack):
   // the run has cleaned up and reported; leave without static destructors.
-  if (rc == 70) {
+  if (rc == mycc::driver::kInternalErrorExit) {
     llvm::errs().flush();
     std::_Exit(rc);
   }

@@ -215,17 +215,22 @@ private:
     bool isAnyRemarkEnabled() const override { return self.inlineRemarks; }
     bool isAnalysisRemarkEnabled(llvm::StringRef) const override { return false; }
     bool isMissedOptRemarkEnabled(llvm::StringRef pass) const override {
-      return self.inlineRemarks && pass == "inline";
+      return self.wantsRemarksOf(pass);
     }
     bool isPassedOptRemarkEnabled(llvm::StringRef pass) const override {
-      return self.inlineRemarks && pass == "inline";
+      return self.wantsRemarksOf(pass);
     }
     BackendErrors &self;
   };
 
+  // -opt-info inline: the inliner's remarks only.
+  bool wantsRemarksOf(llvm::StringRef pass) const {
+    return inlineRemarks && pass == "inline";
+  }
+
   // nvcc's form (its cicc is LLVM too): "remark: inl.cu:3:30: <message>".
   void remark(const llvm::DiagnosticInfoOptimizationBase &info) {
-    if (!inlineRemarks || info.getPassName() != "inline") return;
+    if (!wantsRemarksOf(info.getPassName())) return;
     out << "remark: ";
     if (info.isLocationAvailable()) out << info.getLocationStr() << ": ";
     out << info.getMsg() << "\n";

@@ -73,6 +73,7 @@ void removeArmedDirectory() {
 thread_local uintptr_t stackLow = 0;
 thread_local char overflowMessage[1024];
 thread_local std::size_t overflowLength = 0;
+thread_local int overflowExit = 1;
 struct sigaction previousSegv;
 std::atomic<bool> segvInstalled{false};
 
@@ -83,7 +84,7 @@ void onFault(int sig, siginfo_t *info, void *context) {
     ssize_t ignored = write(2, overflowMessage, overflowLength);
     (void)ignored;
     if (armed.exchange(false)) removeArmedDirectory();
-    _exit(70);
+    _exit(overflowExit);
   }
   // Not an overflow: as before this handler.
   if (previousSegv.sa_flags & SA_SIGINFO) {
@@ -131,7 +132,7 @@ void recordIgnoredSignals() {
 
 void disarmTempDirCleanup() { armed = false; }
 
-void watchStackOverflow(const std::string &what) {
+void watchStackOverflow(const std::string &what, int exitStatus) {
   pthread_attr_t attr;
   void *low = nullptr;
   std::size_t size = 0;
@@ -139,6 +140,7 @@ void watchStackOverflow(const std::string &what) {
   pthread_attr_getstack(&attr, &low, &size);
   pthread_attr_destroy(&attr);
   stackLow = reinterpret_cast<uintptr_t>(low);
+  overflowExit = exitStatus;
   std::string message = "mycc: error: internal error in " + what +
                         ": stack overflow; please report\n";
   overflowLength = std::min(message.size(), sizeof overflowMessage);

@@ -17,9 +17,9 @@ void armTempDirCleanup(const std::string &dir);
 // On the calling thread until it ends: a stack overflow (SIGSEGV at the
 // stack's guard page, handled on an alternate stack) writes
 // "mycc: error: internal error in <what>: stack overflow; please report",
-// removes the armed directory and exits with status 70. Other faults go to
-// the handlers installed before (LLVM's crash recovery).
-void watchStackOverflow(const std::string &what);
+// removes the armed directory and exits with `exitStatus`. Other faults go
+// to the handlers installed before (LLVM's crash recovery).
+void watchStackOverflow(const std::string &what, int exitStatus);
 
 // Notes which of those signals the process was started with ignored (a
 // background job of a shell, nohup): they stay ignored, and cleaning up on
