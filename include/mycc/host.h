@@ -98,6 +98,13 @@ __attribute__((device)) void *operator new[](__SIZE_TYPE__, void *) noexcept;
 enum { __mycc_host_lambda_numbers_per_function = 1 };
 #endif
 
+// g++ leaves the 'L' of internal linkage out of the names of a global
+// static function template's specialisations; the lowering names the host
+// compiler's stubs of such kernels so.
+#if defined(__GNUC__) && !defined(__clang__)
+enum { __mycc_host_gcc_unscoped_template_mangling = 1 };
+#endif
+
 // A unit that calls no CUDA runtime function itself still links the CUDA
 // runtime, which mycc's runtime needs (include/mycc/prelude.h says why).
 #ifdef __cplusplus

@@ -56,6 +56,13 @@ std::string abiPrelude() {
 constexpr const char kLambdaNumbersPerFunction[] =
     "__mycc_host_lambda_numbers_per_function";
 
+// g++ names a specialisation of a static function template at global scope
+// without the Itanium ABI's 'L' of internal linkage (`_Z1kIiEvT_`, where
+// Clang writes `_ZL1kIiEvT_`); in a namespace both write it. mycc/host.h
+// declares this enumerator when the host compiler is g++.
+constexpr const char kGccUnscopedTemplateMangling[] =
+    "__mycc_host_gcc_unscoped_template_mangling";
+
 // The host compiler's number of a lambda in a function's body: its place
 // among all the function's lambdas (closure types are added to the
 // function's context in lexical order). Others keep Clang's number.
@@ -116,6 +123,10 @@ public:
              .empty())
       hostMangler.reset(ItaniumMangleContext::create(
           ctx, ctx.getDiagnostics(), &lambdaNumberPerFunction));
+    gccUnscopedTemplates =
+        !ctx.getTranslationUnitDecl()
+             ->lookup(&ctx.Idents.get(kGccUnscopedTemplateMangling))
+             .empty();
   }
 
   bool shouldVisitTemplateInstantiations() const { return false; }
@@ -147,7 +158,10 @@ public:
   // `using BlockExchange = BlockExchange<T, ...>;`: g++ rejects it (the name
   // "changes meaning" within the class, [basic.scope.class]); Clang and
   // nvcc's front end accept it, and nvcc writes the outer name qualified.
-  // So does this, for the host compiler.
+  // So does this, for the host compiler. The outer entity may be a member of
+  // an enclosing class, as CUTLASS's `struct OutputOp { using
+  // ElementAccumulator = ElementAccumulator; };`: qualified by that class's
+  // (injected) name.
   bool VisitTypedefNameDecl(TypedefNameDecl *td) {
     if (!options.forHostCompiler || !td->getDeclContext()->isRecord())
       return true;
@@ -164,11 +178,27 @@ public:
       if (tag.getQualifierLoc()) return true;
       outer = tag.getDecl();
       nameLoc = tag.getNameLoc();
+    } else if (auto alias = tl.getAs<TypedefTypeLoc>()) {
+      if (alias.getQualifierLoc()) return true;
+      outer = alias.getDecl();
+      nameLoc = alias.getNameLoc();
     }
-    if (!outer || outer->getDeclName() != td->getDeclName() ||
-        !outer->getDeclContext()->isFileContext() || !inMainFile(nameLoc))
+    if (!outer || outer == td || outer->getDeclName() != td->getDeclName() ||
+        !inMainFile(nameLoc) || insideDropped(nameLoc))
       return true;
-    rw.ReplaceText(nameLoc, outer->getName().size(), qualifiedName(outer));
+    const DeclContext *home = outer->getDeclContext()->getRedeclContext();
+    if (home->isFileContext()) {
+      rw.ReplaceText(nameLoc, outer->getName().size(), qualifiedName(outer));
+      return true;
+    }
+    // A member of a class that encloses the alias's class.
+    const auto *record = dyn_cast<CXXRecordDecl>(home);
+    if (!record || !record->getIdentifier() || home == td->getDeclContext() ||
+        !home->Encloses(td->getDeclContext()))
+      return true;
+    std::string spelled = (record->isDependentContext() ? "typename " : "") +
+                          record->getName().str() + "::" + outer->getName().str();
+    rw.ReplaceText(nameLoc, outer->getName().size(), spelled);
     return true;
   }
 
@@ -439,12 +469,8 @@ public:
   // The edits that must not fall into dropped text, once all is known.
   void finishSpellings() {
     for (unsigned offset : typeofs) {
-      bool inside = false;
-      for (const auto &[begin, end] : dropped)
-        inside |= begin <= offset && offset <= end;
-      if (!inside)
-        rw.ReplaceText(sm.getComposedLoc(sm.getMainFileID(), offset), 6,
-                       "__typeof__");
+      SourceLocation loc = sm.getComposedLoc(sm.getMainFileID(), offset);
+      if (!insideDropped(loc)) rw.ReplaceText(loc, 6, "__typeof__");
     }
   }
 
@@ -476,10 +502,22 @@ private:
 
   // Text left out or replaced for the host compiler (device bodies, kernel
   // bodies, rejected redeclarations): no other edit may fall inside it.
+  // Declarations are visited outside in: a member function of a local
+  // class in a device function's body falls into text already left out,
+  // and a second edit there would garble the unit (overlapping edits).
   void dropText(SourceRange range, llvm::StringRef replacement) {
+    if (insideDropped(range.getBegin())) return;
     dropped.push_back({sm.getFileOffset(sm.getExpansionLoc(range.getBegin())),
                        sm.getFileOffset(sm.getExpansionLoc(range.getEnd()))});
     rw.ReplaceText(range, replacement);
+  }
+
+  bool insideDropped(SourceLocation loc) const {
+    if (loc.isInvalid()) return false;
+    unsigned offset = sm.getFileOffset(sm.getExpansionLoc(loc));
+    for (const auto &[begin, end] : dropped)
+      if (begin <= offset && offset <= end) return true;
+    return false;
   }
 
   bool inMainFile(SourceLocation loc) const {
@@ -659,7 +697,9 @@ private:
   // __attribute__((...)) with `text`; an empty __attribute__(()) is valid.
   void replaceAttr(const Attr *a, llvm::StringRef text) {
     SourceRange r = a->getRange();
-    if (!inMainFile(r.getBegin()) || !r.getEnd().isFileID()) return;
+    if (!inMainFile(r.getBegin()) || !r.getEnd().isFileID() ||
+        insideDropped(r.getBegin()))
+      return;
     // Redeclarations and instantiations share attributes: edit each once.
     if (!rewrittenAttrs.insert(r.getBegin().getRawEncoding()).second) return;
     rw.ReplaceText(CharSourceRange::getTokenRange(r), text);
@@ -669,10 +709,13 @@ private:
     for (Attr *a : fd->attrs()) {
       if (a->isImplicit()) continue;
       if (isa<CUDAGlobalAttr>(a)) {
-        // A non-template stub is kept even when nothing on the host refers
-        // to it: the registration table names it by symbol.
-        bool keep = !fd->getDescribedFunctionTemplate() &&
-                    !fd->isFunctionTemplateSpecialization();
+        // A stub is kept even when nothing the host compiler emits refers
+        // to it: the registration table names it by symbol. On a template
+        // the attribute keeps every specialisation the host compiler
+        // instantiates (one referenced only from an inline function that is
+        // never emitted, as CUB's EmptyKernel<void>, would be dropped). An
+        // explicit instantiation spells the template's attributes again.
+        bool keep = !fd->isFunctionTemplateSpecialization();
         replaceAttr(a, keep ? "host, used" : "host");
       } else if (isa<CUDALaunchBoundsAttr>(a) || isa<CUDAClusterDimsAttr>(a)) {
         replaceAttr(a, ""); // device-only properties
@@ -763,6 +806,11 @@ private:
     std::string deviceName = mangledName(kernel);
     std::string symbol =
         hostMangler ? mangledName(kernel, *hostMangler) : deviceName;
+    if (gccUnscopedTemplates && fd->isFunctionTemplateSpecialization() &&
+        fd->getStorageClass() == SC_Static &&
+        fd->getDeclContext()->getRedeclContext()->isTranslationUnit() &&
+        llvm::StringRef(symbol).starts_with("_ZL"))
+      symbol.erase(2, 1);
     // Clang externalizes internal kernels under -fgpu-rdc (always, unlike
     // variables), appending the unit's hash.
     if (options.rdc && !ctx.getLangOpts().CUID.empty() &&
@@ -812,6 +860,7 @@ private:
   // The host compiler's names of kernel stubs where they differ from
   // Clang's (kLambdaNumbersPerFunction); null where they do not.
   std::unique_ptr<MangleContext> hostMangler;
+  bool gccUnscopedTemplates = false; // kGccUnscopedTemplateMangling
   std::vector<KernelEntry> kernels;
   std::set<std::string> seenKernels;
   std::set<FunctionTemplateDecl *> kernelTemplates;

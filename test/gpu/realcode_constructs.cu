@@ -4,7 +4,11 @@
 // atomic builtins with order and scope (__nv_atomic_*), inline PTX naming
 // special registers with one `%` (%globaltimer, %laneid), the generic
 // cooperative_groups::thread_group passed by value to a device function, and
-// host code calling isfinite/isnan/isinf/signbit unqualified and clock().
+// host code calling isfinite/isnan/isinf/signbit unqualified and clock();
+// a static kernel template at global scope (CuTe's tutorials: g++ names its
+// specialisations without Clang's 'L') and a kernel template specialisation
+// that only an inline function the host compiler never emits refers to
+// (CUB's EmptyKernel<void>): both must link.
 // FLAGS: -std=c++17
 #include "gpu_test.h"
 
@@ -94,6 +98,23 @@ __global__ void constructs(const int *in, int *out, Results *r) {
     atomicAdd(&r->rank_mismatches, 1);
 }
 
+template <class T>
+__global__ static void scale_static(T *p, T factor) {
+  p[blockIdx.x * blockDim.x + threadIdx.x] *= factor;
+}
+
+template <class T> void scale(T *p, int n, T factor) {
+  scale_static<<<n / 32, 32>>>(p, factor);
+}
+
+template <class T> __global__ void empty_kernel() {}
+
+// Referred to by nothing: g++ never emits it, and with it the only
+// reference to empty_kernel<void>.
+inline void *unused_reference() {
+  return reinterpret_cast<void *>(&empty_kernel<void>);
+}
+
 int main() {
   constexpr int n = kBlocks * kThreads;
   int *in, *out;
@@ -129,6 +150,16 @@ int main() {
   EXPECT(r->timer_backwards == 0, "%d", r->timer_backwards);
   EXPECT(r->timer_zero == 0, "%d", r->timer_zero);
   EXPECT(r->rank_mismatches == 0, "%d", r->rank_mismatches);
+
+  float *scaled;
+  CHECK(cudaMallocManaged(&scaled, 64 * sizeof(float)));
+  for (int i = 0; i < 64; ++i) scaled[i] = float(i);
+  scale(scaled, 64, 2.0f);
+  CHECK(cudaDeviceSynchronize());
+  bad = 0;
+  for (int i = 0; i < 64; ++i) bad += scaled[i] != 2.0f * i;
+  EXPECT(bad == 0, "static template kernel: %d wrong", bad);
+  CHECK(cudaFree(scaled));
 
   // Host code: the C library's classification calls on a float, and clock()
   // with only the CUDA runtime and <cstdio> included.

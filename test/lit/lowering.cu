@@ -31,10 +31,11 @@
 // CHECK-NEXT: void *__mycc_args[] = {nullptr, const_cast<void *>(static_cast<const volatile void *>(&a)), const_cast<void *>(static_cast<const volatile void *>(&x)), const_cast<void *>(static_cast<const volatile void *>(&y)), const_cast<void *>(static_cast<const volatile void *>(&n))};
 // CHECK-NEXT: __mycc_launch((const void *)static_cast<void (*)(decltype(a), decltype(x), decltype(y), decltype(n))>(&axpy), __mycc_args + 1);
 
-// Templates stay templates; unnamed parameters get names.
-// CHECK: template <class T, int N> __attribute__((host)) void tiled(T *p, int __mycc_p1) {
+// Templates stay templates (their stubs kept: the table names them by
+// symbol); unnamed parameters get names.
+// CHECK: template <class T, int N> __attribute__((host, used)) void tiled(T *p, int __mycc_p1) {
 // CHECK: static_cast<void (*)(decltype(p), decltype(__mycc_p1))>(&tiled<T, N>)
-// CHECK: template <class... Args> __attribute__((host)) void variadic(Args... args) {
+// CHECK: template <class... Args> __attribute__((host, used)) void variadic(Args... args) {
 // CHECK-NEXT: void *__mycc_args[] = {nullptr, const_cast<void *>(static_cast<const volatile void *>(&args))...};
 
 // An explicit instantiation names the host stub too, and is registered.
