@@ -383,7 +383,12 @@ bool Planner::planInput(const std::string &input, std::string &error) {
                     "or .a; use -x cu to compile another name as CUDA)";
     return false;
   }
-  if (!probe.exists(input)) {
+  // nvcc hands a .c/.cpp input to the host compiler whether it exists or
+  // not: the host compiler reports a missing file, or, asked through
+  // -Xcompiler for its version, answers without reading it (ggml's CMake
+  // learns the host compiler from `nvcc .c -Xcompiler --version`).
+  bool hostSource = kind == InputKind::C || kind == InputKind::Cxx;
+  if (!hostSource && !probe.exists(input)) {
     error = input + ": no such file";
     return false;
   }

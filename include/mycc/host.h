@@ -70,8 +70,17 @@ __attribute__((device)) void __nv_atomic_thread_fence(int, int = 4);
 // Placement new in device code (CUB, Thrust): nvcc's front end lets device
 // code call libstdc++'s host-only inline definition; for Clang a device
 // declaration does. The host compiler sees a redeclaration.
-__attribute__((device)) void *operator new(__SIZE_TYPE__, void *) noexcept;
-__attribute__((device)) void *operator new[](__SIZE_TYPE__, void *) noexcept;
+// libstdc++ declares them throw() before C++11.
+#if __cplusplus >= 201103L
+#define __MYCC_PLACEMENT_NOEXCEPT noexcept
+#else
+#define __MYCC_PLACEMENT_NOEXCEPT throw()
+#endif
+__attribute__((device)) void *operator new(__SIZE_TYPE__, void *)
+    __MYCC_PLACEMENT_NOEXCEPT;
+__attribute__((device)) void *operator new[](__SIZE_TYPE__, void *)
+    __MYCC_PLACEMENT_NOEXCEPT;
+#undef __MYCC_PLACEMENT_NOEXCEPT
 #endif
 
 // nvcc spells __managed__ as __attribute__((managed)), which Clang knows

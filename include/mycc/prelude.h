@@ -327,6 +327,13 @@ __tanhf(float __x) {
   return __r;
 }
 
+// Clang's headers define __ldcg, __ldcv, __ldcs and __stwt from C++11 on;
+// under -std=c++03 the toolkit's definitions below keep those names.
+#if __cplusplus >= 201103L
+#define __MYCC_CLANG_CACHE_OPERATORS 1
+#endif
+
+#ifdef __MYCC_CLANG_CACHE_OPERATORS
 // The unsigned long overloads of the cache-operator loads and stores (Clang
 // has the long ones but for __stwt, below); unsigned long is 64 bits on
 // mycc's hosts.
@@ -350,6 +357,7 @@ __stwt(unsigned long *__p, unsigned long __v) {
   __stwt(reinterpret_cast<unsigned long long *>(__p),
          static_cast<unsigned long long>(__v));
 }
+#endif
 
 // The cache-operator loads and stores Clang's headers do not define at all
 // (__ldca, __ldlu, __stwb, __stcg, __stcs, every overload): the toolkit's own
@@ -360,10 +368,12 @@ __stwt(unsigned long *__p, unsigned long __v) {
 #pragma push_macro("__SM_32_INTRINSICS_HPP__")
 #undef __SM_32_INTRINSICS_HPP__
 #define __ldg __mycc_sm32_ldg
+#ifdef __MYCC_CLANG_CACHE_OPERATORS
 #define __ldcg __mycc_sm32_ldcg
 #define __ldcv __mycc_sm32_ldcv
 #define __ldcs __mycc_sm32_ldcs
 #define __stwt __mycc_sm32_stwt
+#endif
 #define __funnelshift_l __mycc_sm32_funnelshift_l
 #define __funnelshift_lc __mycc_sm32_funnelshift_lc
 #define __funnelshift_r __mycc_sm32_funnelshift_r
@@ -379,11 +389,14 @@ __stwt(unsigned long *__p, unsigned long __v) {
 #undef __funnelshift_r
 #undef __funnelshift_rc
 #pragma pop_macro("__SM_32_INTRINSICS_HPP__")
+#ifdef __MYCC_CLANG_CACHE_OPERATORS
 // Clang's __stwt has no long overload either: the toolkit's.
 static __inline__ __attribute__((always_inline)) __device__ void
 __stwt(long *__p, long __v) {
   __mycc_sm32_stwt(__p, __v);
 }
+#endif
+#undef __MYCC_CLANG_CACHE_OPERATORS
 
 // __isGridConstant(p) (sm_70): whether p points to a __grid_constant__ kernel
 // parameter, i.e. into the parameter space. CUDA's sm_20_intrinsics.hpp
@@ -524,7 +537,7 @@ __mycc_from_words(const unsigned long long *__words) {
   return __u.__value;
 }
 #define __MYCC_ATOMIC128(_T)                                                   \
-  typename __mycc_enable_if<sizeof(_T) == 16 && alignof(_T) >= 16 &&           \
+  typename __mycc_enable_if<sizeof(_T) == 16 && __alignof__(_T) >= 16 &&           \
                                 __is_trivially_copyable(_T),                   \
                             _T>::type
 #define __MYCC_ATOMIC128_CAS(NAME, SCOPE)                                      \
@@ -744,16 +757,16 @@ template <class _T, class _B> __MYCC_NVA void from_bits(_T *__out, _B __b) {
   __builtin_memcpy((void *)__out, &__b, sizeof(_T));
 }
 template <class _T> struct generic_check {
-  static_assert(sizeof(_T) == 4 || sizeof(_T) == 8,
+  _Static_assert(sizeof(_T) == 4 || sizeof(_T) == 8,
                 "nv atomic load, store, cas and exchange need a type of 4 or "
                 "8 bytes");
-  static constexpr bool value = true;
+  enum { value = 1 }; // C++03 too, as nvcc's
 };
 template <class _T> struct integral_check {
-  static_assert(__is_integral(_T) && (sizeof(_T) == 4 || sizeof(_T) == 8),
+  _Static_assert(__is_integral(_T) && (sizeof(_T) == 4 || sizeof(_T) == 8),
                 "non-generic nv atomic load, store, cas and exchange are "
                 "valid only on integral types");
-  static constexpr bool value = true;
+  enum { value = 1 };
 };
 #define __MYCC_NVA_BITS_OF(T) typename __mycc_nv_atomic::bits<sizeof(T)>::type
 #define __MYCC_NVA_AS_BITS(T, P) ((__MYCC_NVA_BITS_OF(T) *)(P))
@@ -788,7 +801,7 @@ __MYCC_NVA_RMW_API(__nv_atomic_fetch_xor, __nv_atomic_xor, xor_, __MYCC_NVA_PLUS
 template <class _T, class _U>
 __MYCC_NVA _T __nv_atomic_exchange_n(volatile _T *__p, _U __v, int __order,
                                      int __scope = __NV_THREAD_SCOPE_SYSTEM) {
-  static_assert(__mycc_nv_atomic::integral_check<_T>::value, "");
+  _Static_assert(__mycc_nv_atomic::integral_check<_T>::value, "");
   return (_T)__mycc_nv_atomic::exchange(__MYCC_NVA_AS_BITS(_T, __p),
                                         (__MYCC_NVA_BITS_OF(_T))(_T)__v,
                                         __order, __scope);
@@ -797,7 +810,7 @@ template <class _T>
 __MYCC_NVA void __nv_atomic_exchange(volatile _T *__p, _T *__v, _T *__ret,
                                      int __order,
                                      int __scope = __NV_THREAD_SCOPE_SYSTEM) {
-  static_assert(__mycc_nv_atomic::generic_check<_T>::value, "");
+  _Static_assert(__mycc_nv_atomic::generic_check<_T>::value, "");
   __mycc_nv_atomic::from_bits(
       __ret, __mycc_nv_atomic::exchange(__MYCC_NVA_AS_BITS(_T, __p),
                                         __mycc_nv_atomic::to_bits(*__v),
@@ -808,7 +821,7 @@ __MYCC_NVA bool
 __nv_atomic_compare_exchange_n(volatile _T *__p, _T *__expected, _U __desired,
                                bool, int __success, int __failure,
                                int __scope = __NV_THREAD_SCOPE_SYSTEM) {
-  static_assert(__mycc_nv_atomic::integral_check<_T>::value, "");
+  _Static_assert(__mycc_nv_atomic::integral_check<_T>::value, "");
   typedef __MYCC_NVA_BITS_OF(_T) __B;
   __B __e = (__B)*__expected;
   __B __old = __mycc_nv_atomic::cas(
@@ -823,9 +836,9 @@ __MYCC_NVA bool
 __nv_atomic_compare_exchange(volatile _T *__p, _T *__expected, _T *__desired,
                              bool, int __success, int __failure,
                              int __scope = __NV_THREAD_SCOPE_SYSTEM) {
-  static_assert(__mycc_nv_atomic::generic_check<_T>::value, "");
-  auto __e = __mycc_nv_atomic::to_bits(*__expected);
-  auto __old = __mycc_nv_atomic::cas(
+  _Static_assert(__mycc_nv_atomic::generic_check<_T>::value, "");
+  __MYCC_NVA_BITS_OF(_T) __e = __mycc_nv_atomic::to_bits(*__expected);
+  __MYCC_NVA_BITS_OF(_T) __old = __mycc_nv_atomic::cas(
       __MYCC_NVA_AS_BITS(_T, __p), __e, __mycc_nv_atomic::to_bits(*__desired),
       __mycc_nv_atomic::cas_order(__success, __failure), __scope);
   if (__old == __e) return true;
@@ -840,7 +853,7 @@ template <class _T>
 __MYCC_NVA _T __nv_atomic_load_n(const volatile _T *__p, int __order,
                                  int __scope = __NV_THREAD_SCOPE_SYSTEM)
     __MYCC_NVA_LOAD_ORDER {
-  static_assert(__mycc_nv_atomic::integral_check<_T>::value, "");
+  _Static_assert(__mycc_nv_atomic::integral_check<_T>::value, "");
   return (_T)__mycc_nv_atomic::load(
       (const __MYCC_NVA_BITS_OF(_T) *)__p, __order, __scope);
 }
@@ -848,7 +861,7 @@ template <class _T>
 __MYCC_NVA void __nv_atomic_load(const volatile _T *__p, _T *__ret, int __order,
                                  int __scope = __NV_THREAD_SCOPE_SYSTEM)
     __MYCC_NVA_LOAD_ORDER {
-  static_assert(__mycc_nv_atomic::generic_check<_T>::value, "");
+  _Static_assert(__mycc_nv_atomic::generic_check<_T>::value, "");
   __mycc_nv_atomic::from_bits(
       __ret, __mycc_nv_atomic::load(
                  (const __MYCC_NVA_BITS_OF(_T) *)__p, __order, __scope));
@@ -863,7 +876,7 @@ template <class _T, class _U>
 __MYCC_NVA void __nv_atomic_store_n(volatile _T *__p, _U __v, int __order,
                                     int __scope = __NV_THREAD_SCOPE_SYSTEM)
     __MYCC_NVA_STORE_ORDER {
-  static_assert(__mycc_nv_atomic::integral_check<_T>::value, "");
+  _Static_assert(__mycc_nv_atomic::integral_check<_T>::value, "");
   __mycc_nv_atomic::store(__MYCC_NVA_AS_BITS(_T, __p),
                           (__MYCC_NVA_BITS_OF(_T))(_T)__v, __order, __scope);
 }
@@ -871,7 +884,7 @@ template <class _T>
 __MYCC_NVA void __nv_atomic_store(volatile _T *__p, _T *__v, int __order,
                                   int __scope = __NV_THREAD_SCOPE_SYSTEM)
     __MYCC_NVA_STORE_ORDER {
-  static_assert(__mycc_nv_atomic::generic_check<_T>::value, "");
+  _Static_assert(__mycc_nv_atomic::generic_check<_T>::value, "");
   __mycc_nv_atomic::store(__MYCC_NVA_AS_BITS(_T, __p),
                           __mycc_nv_atomic::to_bits(*__v), __order, __scope);
 }

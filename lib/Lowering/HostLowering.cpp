@@ -60,6 +60,9 @@ constexpr const char kLambdaNumbersPerFunction[] =
 // without the Itanium ABI's 'L' of internal linkage (`_Z1kIiEvT_`, where
 // Clang writes `_ZL1kIiEvT_`); in a namespace both write it. mycc/host.h
 // declares this enumerator when the host compiler is g++.
+// The stubs' type of a __restrict__ pointer parameter without it.
+constexpr const char kUnrestrict[] = "__mycc_unrestrict";
+
 constexpr const char kGccUnscopedTemplateMangling[] =
     "__mycc_host_gcc_unscoped_template_mangling";
 
@@ -442,12 +445,17 @@ public:
     return out;
   }
 
-  // Declarations the rewritten accesses of managed variables need, for the
-  // top of the unit (empty when it has none).
+  // Declarations for the top of the unit (empty when it needs none): what
+  // the rewritten accesses of managed variables need, and kUnrestrict.
   std::string managedDeclarations() const {
-    if (managedPointers.empty()) return {};
-    return "static char __mycc_managed_ready;\n"
-           "static void __mycc_managed_init(void);\n";
+    std::string out;
+    if (usesUnrestrict)
+      out += std::string("template <class T> struct ") + kUnrestrict +
+             " { typedef T type; };\ntemplate <class T> struct " + kUnrestrict +
+             "<T *__restrict__> { typedef T *type; };\n";
+    if (managedPointers.empty()) return out;
+    return out + "static char __mycc_managed_ready;\n"
+                 "static void __mycc_managed_init(void);\n";
   }
 
   // Template kernels: the specialisations this unit instantiates.
@@ -758,17 +766,33 @@ private:
     } else if (const auto *written = fd->getTemplateSpecializationArgsAsWritten()) {
       self += rw.getRewrittenText(SourceRange(written->LAngleLoc, written->RAngleLoc));
     }
-    // -std=c++03: Clang's spellings of nullptr and decltype that every C++
-    // mode accepts (nvcc compiles kernels in C++03 too).
+    // -std=c++03 (nvcc compiles kernels in C++03 too): 0 for nullptr, and
+    // the spelling of decltype that g++ and Clang accept in every mode.
     const bool cxx11 = ctx.getLangOpts().CPlusPlus11;
-    std::string argList = cxx11 ? "nullptr" : "__nullptr", typeList;
+    std::string argList = cxx11 ? "nullptr" : "0", typeList;
     const char *decltypeKeyword = cxx11 ? "decltype(" : "__decltype(";
     for (size_t i = 0; i < names.size(); ++i) {
       bool pack = llvm::StringRef(names[i]).ends_with("...");
       std::string base = pack ? names[i].substr(0, names[i].size() - 3) : names[i];
-      argList += ", " + voidAddress(base) + (pack ? "..." : "");
+      std::string type = decltypeKeyword + base + ")";
+      std::string address = "&" + base;
+      // g++ keeps a parameter's __restrict__ in decltype and matches it
+      // against the function's type, which has none (ggml's kernels):
+      // "invalid static_cast from <unresolved overloaded function type>".
+      // Its address converts to void * only without it, too.
+      QualType declared = fd->getParamDecl(i)->getType();
+      if (const auto *expansion = declared->getAs<PackExpansionType>())
+        declared = expansion->getPattern();
+      if (declared.isRestrictQualified()) {
+        type = std::string(fd->isTemplated() ? "typename " : "") +
+               kUnrestrict + "<" + type + ">::type";
+        address = "const_cast<" + type + " *>(" + address + ")";
+        usesUnrestrict = true;
+      }
+      argList += ", const_cast<void *>(static_cast<const volatile void *>(" +
+                 address + "))" + (pack ? "..." : "");
       if (i) typeList += ", ";
-      typeList += decltypeKeyword + base + ")" + (pack ? "..." : "");
+      typeList += type + (pack ? "..." : "");
     }
     // The stub passes its own address, the kernel's identity on the host;
     // the cast picks this overload (and this specialisation) by type.
@@ -861,6 +885,7 @@ private:
   // Clang's (kLambdaNumbersPerFunction); null where they do not.
   std::unique_ptr<MangleContext> hostMangler;
   bool gccUnscopedTemplates = false; // kGccUnscopedTemplateMangling
+  bool usesUnrestrict = false;       // a stub's cast needs kUnrestrict
   std::vector<KernelEntry> kernels;
   std::set<std::string> seenKernels;
   std::set<FunctionTemplateDecl *> kernelTemplates;
