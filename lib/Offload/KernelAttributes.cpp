@@ -61,7 +61,19 @@ public:
       kernel.cluster[1] = dims->getY() ? valueOf(dims->getY(), ctx) : 1;
       kernel.cluster[2] = dims->getZ() ? valueOf(dims->getZ(), ctx) : 1;
     }
-    if (!kernel.maxNReg && !kernel.cluster[0]) return true;
+    for (unsigned i = 0; i < fd->getNumParams(); ++i) {
+      const ParmVarDecl *param = fd->getParamDecl(i);
+      QualType type = param->getType();
+      if (param->hasAttr<CUDAGridConstantAttr>() || !type.isConstQualified() ||
+          type->isReferenceType())
+        continue;
+      if (const CXXRecordDecl *record = type->getAsCXXRecordDecl())
+        if (record->hasMutableFields()) continue;
+      kernel.gridConstantParams.push_back(i);
+    }
+    if (!kernel.maxNReg && !kernel.cluster[0] &&
+        kernel.gridConstantParams.empty())
+      return true;
     kernel.symbol = symbolOf(*mangler, GlobalDecl(fd));
     owner.kernels.push_back(std::move(kernel));
     return true;
@@ -101,6 +113,15 @@ void KernelAttributes::finishModule(llvm::Module &module) const {
                        std::to_string(kernel.cluster[2]));
     if (kernel.maxNReg)
       f->addFnAttr("nvvm.maxnreg", std::to_string(kernel.maxNReg));
+    // Clang's spelling of __grid_constant__ (CodeGen/Targets/NVPTX.cpp);
+    // PTX can address a kernel parameter from sm_70 on.
+    llvm::StringRef cpu = f->getFnAttribute("target-cpu").getValueAsString();
+    unsigned sm = 0;
+    if (cpu.consume_front("sm_") && !cpu.consumeInteger(10, sm) && sm >= 70)
+      for (unsigned i : kernel.gridConstantParams)
+        if (i < f->arg_size() && f->getArg(i)->hasByValAttr())
+          f->addParamAttr(i, llvm::Attribute::get(f->getContext(),
+                                                  "nvvm.grid_constant"));
   }
   takeAnnotated(module, kMaxNRegAnnotation); // read from the AST already
 }

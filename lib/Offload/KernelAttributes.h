@@ -9,6 +9,19 @@
 //    may not have both __maxnreg__ and __launch_bounds__.
 // Both become the NVPTX backend's function attributes (nvvm.cluster_dim,
 // nvvm.maxnreg), from which it writes those directives.
+//
+// And one that real code needs of Clang: a `const` kernel parameter passed
+// by value (without mutable members) is a grid constant, as if declared
+// __grid_constant__. Its address then is the parameter's own, in parameter
+// space, where without the attribute the backend copies the parameter into
+// each thread's local memory as soon as its address escapes (into inline
+// assembly, say). Writing to a const parameter is undefined, so only the
+// identity of that address changes. Why: CUTLASS and CuTe write
+// __grid_constant__ only for nvcc (CUTLASS_GRID_CONSTANT is empty under
+// `__clang__`, which mycc's device side defines), and hand the address of
+// a TMA descriptor in such a parameter to `cp.async.bulk.tensor`: from local
+// memory the copy faults ("an illegal memory access was encountered"),
+// where nvcc's build reads the descriptor from parameter space.
 #pragma once
 
 #include "FrontEndPass.h"
@@ -35,6 +48,7 @@ public:
     std::string symbol;
     unsigned cluster[3] = {0, 0, 0}; // 0: no __cluster_dims__
     unsigned maxNReg = 0;            // 0: no __maxnreg__
+    std::vector<unsigned> gridConstantParams; // see the file comment
   };
   std::vector<Kernel> kernels;
 };
