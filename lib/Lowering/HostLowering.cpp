@@ -941,6 +941,24 @@ std::string embeddedDeviceCode(const LoweringOptions &options) {
   return "\n// mycc: the device code\n__asm__(\"" + asmText + "\");\n";
 }
 
+// The host compiler takes the file named by the first line of a
+// preprocessed unit, when that is a line marker, for its main file; else the
+// unit's own (temporary) name. g++ checks some rules only outside the main
+// file: -Wsubobject-linkage (an error under CCCL's -Werror) for a class
+// template of a header instantiated with a lambda of the .cu. The lowered
+// unit starts as nvcc's does, with the marker of the .cu (the first one of
+// the host compiler's preprocessed text).
+std::string firstLineMarker(llvm::StringRef text) {
+  while (!text.empty()) {
+    auto [line, rest] = text.split('\n');
+    if (line.starts_with("# 0 \"") || line.starts_with("# 1 \""))
+      return line.str() + "\n";
+    if (!line.trim().empty() && !line.starts_with("#")) break;
+    text = rest;
+  }
+  return {};
+}
+
 class LoweringConsumer : public ASTConsumer {
 public:
   LoweringConsumer(CompilerInstance &ci, const std::string &sourceName,
@@ -960,7 +978,8 @@ public:
     if (options.forHostCompiler) {
       // As nvcc's lowered units: the CUDA attributes stay in the text, and
       // the host compiler is told not to warn about them.
-      head = "#pragma GCC diagnostic ignored \"-Wattributes\"\n";
+      head = firstLineMarker(ctx.getSourceManager().getBufferData(main)) +
+             "#pragma GCC diagnostic ignored \"-Wattributes\"\n";
       tail += embeddedDeviceCode(options);
     } else if (!options.relfatbin.empty()) {
       tail += embeddedDeviceCode(options); // Clang assembles it the same way
