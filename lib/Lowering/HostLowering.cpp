@@ -946,8 +946,9 @@ std::string embeddedDeviceCode(const LoweringOptions &options) {
 // unit's own (temporary) name. g++ checks some rules only outside the main
 // file: -Wsubobject-linkage (an error under CCCL's -Werror) for a class
 // template of a header instantiated with a lambda of the .cu. The lowered
-// unit starts as nvcc's does, with the marker of the .cu (the first one of
-// the host compiler's preprocessed text).
+// unit starts with the marker of the .cu (the first one of the host
+// compiler's preprocessed text), so that the host compiler reads it as it
+// would read the .cu itself.
 std::string firstLineMarker(llvm::StringRef text) {
   while (!text.empty()) {
     auto [line, rest] = text.split('\n');
