@@ -107,9 +107,9 @@ __attribute__((device)) void *operator new[](__SIZE_TYPE__, void *)
 enum { __mycc_host_lambda_numbers_per_function = 1 };
 #endif
 
-// g++ leaves the 'L' of internal linkage out of the names of a global
-// static function template's specialisations; the lowering names the host
-// compiler's stubs of such kernels so.
+// g++ names some kernel stubs otherwise than Clang (the 'L' of a global
+// static function template's specialisations, Clang's `Tn` of a dependent
+// non-type template parameter); the lowering names the stubs as g++ does.
 #if defined(__GNUC__) && !defined(__clang__)
 enum { __mycc_host_gcc_unscoped_template_mangling = 1 };
 #endif

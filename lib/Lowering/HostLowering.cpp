@@ -126,7 +126,7 @@ public:
              .empty())
       hostMangler.reset(ItaniumMangleContext::create(
           ctx, ctx.getDiagnostics(), &lambdaNumberPerFunction));
-    gccUnscopedTemplates =
+    gccHost =
         !ctx.getTranslationUnitDecl()
              ->lookup(&ctx.Idents.get(kGccUnscopedTemplateMangling))
              .empty();
@@ -413,7 +413,7 @@ public:
     // lambda or local types have no spelling, but they have a mangled name.
     for (size_t i = 0; i < kernels.size(); ++i)
       os << "extern \"C\" void __mycc_kernel_" << i << "(void) __asm__(\""
-         << kernels[i].symbol << "\");\n";
+         << gccSymbol(kernels[i].symbol) << "\");\n";
     os << "static const struct __mycc_kernel_entry __mycc_kernels[] = {\n";
     for (size_t i = 0; i < kernels.size(); ++i)
       os << "  {(const void *)&__mycc_kernel_" << i << ", \""
@@ -480,6 +480,15 @@ public:
       SourceLocation loc = sm.getComposedLoc(sm.getMainFileID(), offset);
       if (!insideDropped(loc)) rw.ReplaceText(loc, 6, "__typeof__");
     }
+  }
+
+  // Global static function templates, whose specialisations g++ names
+  // without 'L' (kGccUnscopedTemplateMangling).
+  bool VisitFunctionTemplateDecl(FunctionTemplateDecl *ftd) {
+    if (gccHost && ftd->getTemplatedDecl()->getStorageClass() == SC_Static &&
+        ftd->getDeclContext()->getRedeclContext()->isTranslationUnit())
+      staticTemplateNames.insert(ftd->getName().str());
+    return true;
   }
 
   unsigned numKernels() const { return kernels.size(); }
@@ -828,13 +837,18 @@ private:
   void addKernel(FunctionDecl *fd) {
     GlobalDecl kernel(fd, KernelReferenceKind::Kernel);
     std::string deviceName = mangledName(kernel);
-    std::string symbol =
-        hostMangler ? mangledName(kernel, *hostMangler) : deviceName;
-    if (gccUnscopedTemplates && fd->isFunctionTemplateSpecialization() &&
-        fd->getStorageClass() == SC_Static &&
-        fd->getDeclContext()->getRedeclContext()->isTranslationUnit() &&
-        llvm::StringRef(symbol).starts_with("_ZL"))
-      symbol.erase(2, 1);
+    std::string symbol;
+    if (gccHost) {
+      // The mangling of Clang's ABI 17 (no `Tn`), for this name only.
+      auto &langOpts = const_cast<LangOptions &>(ctx.getLangOpts());
+      LangOptions::ClangABI abi = langOpts.getClangABICompat();
+      if (abi > LangOptions::ClangABI::Ver17)
+        langOpts.setClangABICompat(LangOptions::ClangABI::Ver17);
+      symbol = mangledName(kernel, hostMangler ? *hostMangler : *mangler);
+      langOpts.setClangABICompat(abi);
+    } else {
+      symbol = hostMangler ? mangledName(kernel, *hostMangler) : deviceName;
+    }
     // Clang externalizes internal kernels under -fgpu-rdc (always, unlike
     // variables), appending the unit's hash.
     if (options.rdc && !ctx.getLangOpts().CUID.empty() &&
@@ -850,6 +864,18 @@ private:
   std::string externalizedPostfix(const Decl *d) const {
     return std::string(isa<VarDecl>(d) ? "__static__" : "__intern__") +
            ctx.getCUIDHash().str();
+  }
+
+  // `_ZL<n><name>I` -> `_Z<n><name>I` for the global static function
+  // templates, wherever the name occurs (kGccUnscopedTemplateMangling).
+  std::string gccSymbol(std::string symbol) const {
+    for (const std::string &name : staticTemplateNames) {
+      std::string clang = "_ZL" + std::to_string(name.size()) + name + "I";
+      for (size_t at = symbol.find(clang); at != std::string::npos;
+           at = symbol.find(clang, at + 1))
+        symbol.erase(at + 2, 1);
+    }
+    return symbol;
   }
 
   std::string mangledName(GlobalDecl gd) { return mangledName(gd, *mangler); }
@@ -884,7 +910,8 @@ private:
   // The host compiler's names of kernel stubs where they differ from
   // Clang's (kLambdaNumbersPerFunction); null where they do not.
   std::unique_ptr<MangleContext> hostMangler;
-  bool gccUnscopedTemplates = false; // kGccUnscopedTemplateMangling
+  bool gccHost = false; // kGccUnscopedTemplateMangling
+  std::set<std::string> staticTemplateNames; // VisitFunctionTemplateDecl
   bool usesUnrestrict = false;       // a stub's cast needs kUnrestrict
   std::vector<KernelEntry> kernels;
   std::set<std::string> seenKernels;

@@ -200,7 +200,23 @@ void markManagedVariables(llvm::Module &module,
 
 } // namespace
 
+// nvcc declares every `extern __shared__` array (dynamic shared memory)
+// with at least 16-byte alignment, whatever its element type; Clang gives
+// the element type's (`float2 meta[]`: 8). The dynamic area starts after the
+// kernel's static shared variables, rounded up to that alignment, so code
+// that reads it as float4 or with 16-byte copies (ggml's flash attention)
+// faulted with "misaligned address" where the static variables left it at 8
+// modulo 16.
+static void alignDynamicShared(llvm::Module &module) {
+  constexpr unsigned kSharedAddressSpace = 3;
+  for (llvm::GlobalVariable &gv : module.globals())
+    if (gv.getAddressSpace() == kSharedAddressSpace && gv.isDeclaration() &&
+        gv.getAlign().valueOrOne() < llvm::Align(16))
+      gv.setAlignment(llvm::Align(16));
+}
+
 void DeviceSema::finishModule(llvm::Module &module) const {
+  alignDynamicShared(module);
   markManagedVariables(module, managedDeclarations);
   placeHostUsedVariables(module);
   // Each variable, and whether its C++ linkage is internal.

@@ -30,7 +30,8 @@
 // same for `__device__` ones of internal linkage declared in system headers,
 // which mycc never registers for host access (CCCL's `__device__ constexpr`
 // tag objects, thrust::seq and the like). It also places the variables Clang
-// keeps for host code in an order that does not change from run to run.
+// keeps for host code in an order that does not change from run to run, and
+// gives `extern __shared__` arrays nvcc's 16-byte alignment.
 #pragma once
 
 #include "FrontEndPass.h"

@@ -59,6 +59,17 @@ def stub_libraries(project, work, cuda_path):
                        check=True)
 
 
+def run_target(path, arguments, timeout):
+    """Runs one built program; it passes when it exits with status 0 in
+    time."""
+    try:
+        return subprocess.run([path] + arguments, cwd=os.path.dirname(path),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              timeout=timeout).returncode == 0
+    except subprocess.TimeoutExpired:
+        return False
+
+
 def build(project, source, compiler, work, cmake, run):
     tree = os.path.join(work, project["name"] + "-" + os.path.basename(os.path.dirname(os.path.dirname(compiler))))
     subst = {"cmake": cmake, "source": source, "build": tree, "cuda_compiler": compiler}
@@ -72,10 +83,10 @@ def build(project, source, compiler, work, cmake, run):
     failed = [t for t in targets if t not in built]
     line = f"built {len(built)}/{len(targets)}"
     if run and project.get("runs", True):
-        passed = [t for t in built if subprocess.run(
-            [os.path.join(tree, t)], cwd=os.path.dirname(os.path.join(tree, t)),
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            timeout=120).returncode == 0]
+        arguments = project.get("run_arguments", {})
+        timeout = project.get("run_timeout", 120)
+        passed = [t for t in built if run_target(
+            os.path.join(tree, t), arguments.get(os.path.basename(t), []), timeout)]
         line += f", ran {len(passed)}/{len(built)}"
     if failed:
         line += "; not built: " + " ".join(os.path.basename(t) for t in failed)
