@@ -13,6 +13,8 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Metadata.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
@@ -215,8 +217,30 @@ static void alignDynamicShared(llvm::Module &module) {
       gv.setAlignment(llvm::Align(16));
 }
 
+// nvcc aligns a local variable (an array, a struct) to the largest power of
+// two, up to 16, that divides its size: `half2 zero[4]` (16 bytes) at 16,
+// `char buf[24]` at 8, where Clang gives the element type's alignment (4,
+// 1). Code copies such variables with wider accesses than their type's
+// (ggml's flash attention reads `const half2 zero[4]` as two 8-byte words
+// through ggml_cuda_memcpy_1): with nvcc's alignment they work where the
+// variable stays in local memory; with Clang's they faulted ("misaligned
+// address") once the copying function was not inlined.
+static void alignLocalVariables(llvm::Module &module) {
+  const llvm::DataLayout &layout = module.getDataLayout();
+  for (llvm::Function &f : module)
+    for (llvm::Instruction &i : llvm::instructions(f))
+      if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&i))
+        if (std::optional<llvm::TypeSize> size = alloca->getAllocationSize(layout))
+          if (!size->isScalable() && size->getFixedValue() > 0) {
+            uint64_t bytes = size->getFixedValue();
+            llvm::Align wanted(std::min<uint64_t>(16, bytes & -bytes));
+            if (alloca->getAlign() < wanted) alloca->setAlignment(wanted);
+          }
+}
+
 void DeviceSema::finishModule(llvm::Module &module) const {
   alignDynamicShared(module);
+  alignLocalVariables(module);
   markManagedVariables(module, managedDeclarations);
   placeHostUsedVariables(module);
   // Each variable, and whether its C++ linkage is internal.
