@@ -113,15 +113,11 @@ void KernelAttributes::finishModule(llvm::Module &module) const {
                        std::to_string(kernel.cluster[2]));
     if (kernel.maxNReg)
       f->addFnAttr("nvvm.maxnreg", std::to_string(kernel.maxNReg));
-    // Clang's spelling of __grid_constant__ (CodeGen/Targets/NVPTX.cpp);
-    // PTX can address a kernel parameter from sm_70 on.
-    llvm::StringRef cpu = f->getFnAttribute("target-cpu").getValueAsString();
-    unsigned sm = 0;
-    if (cpu.consume_front("sm_") && !cpu.consumeInteger(10, sm) && sm >= 70)
-      for (unsigned i : kernel.gridConstantParams)
-        if (i < f->arg_size() && f->getArg(i)->hasByValAttr())
-          f->addParamAttr(i, llvm::Attribute::get(f->getContext(),
-                                                  "nvvm.grid_constant"));
+    // For KernelParamsPass, which decides once the IR is optimised.
+    for (unsigned i : kernel.gridConstantParams)
+      if (i < f->arg_size() && f->getArg(i)->hasByValAttr())
+        f->addParamAttr(i, llvm::Attribute::get(f->getContext(),
+                                                "mycc.const_param"));
   }
   takeAnnotated(module, kMaxNRegAnnotation); // read from the AST already
 }

@@ -10,18 +10,16 @@
 // Both become the NVPTX backend's function attributes (nvvm.cluster_dim,
 // nvvm.maxnreg), from which it writes those directives.
 //
-// And one that real code needs of Clang: a `const` kernel parameter passed
-// by value (without mutable members) is a grid constant, as if declared
-// __grid_constant__. Its address then is the parameter's own, in parameter
-// space, where without the attribute the backend copies the parameter into
-// each thread's local memory as soon as its address escapes (into inline
-// assembly, say). Writing to a const parameter is undefined, so only the
-// identity of that address changes. Why: CUTLASS and CuTe write
-// __grid_constant__ only for nvcc (CUTLASS_GRID_CONSTANT is empty under
-// `__clang__`, which mycc's device side defines), and hand the address of
-// a TMA descriptor in such a parameter to `cp.async.bulk.tensor`: from local
-// memory the copy faults ("an illegal memory access was encountered"),
-// where nvcc's build reads the descriptor from parameter space.
+// It also marks each `const` kernel parameter passed by value (without
+// mutable members) `mycc.const_param`, for KernelParamsPass: such a
+// parameter whose address goes only to inline assembly stays in parameter
+// space (a grid constant) instead of being copied to local memory. Writing
+// to a const parameter is undefined, so only the identity of its address
+// changes. Why: CUTLASS and CuTe write __grid_constant__ only for nvcc
+// (CUTLASS_GRID_CONSTANT is empty under `__clang__`, which mycc's device
+// side defines), and hand the address of a TMA descriptor in such a
+// parameter to `cp.async.bulk.tensor`: from a local copy the copy faults
+// ("an illegal memory access was encountered").
 #pragma once
 
 #include "FrontEndPass.h"

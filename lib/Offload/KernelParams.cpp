@@ -28,6 +28,8 @@
 //    ptrtoint): the parameter is marked `nvvm.grid_constant`,
 //    the IR form of `__grid_constant__`, and stays in the parameter space
 //    (cvta.param gives the callee a generic pointer to it; sm_70+, PTX 7.7+);
+//  - read only, its address going to inline assembly, and the parameter
+//    declared `const` (mycc.const_param): grid constant as well;
 //  - written, or its address escapes where it cannot be followed (or is
 //    compared with a pointer from elsewhere, see walkPointer): the kernel
 //    gets its own copy in local memory, made here (alloca + memcpy, then SROA,
@@ -67,6 +69,10 @@ using namespace llvm;
 
 constexpr unsigned kParamAddressSpace = 101; // NVPTX's .param space
 constexpr StringRef kGridConstant = "nvvm.grid_constant";
+// A parameter declared `const` (and without mutable members), marked by
+// KernelAttributes from the AST: CUTLASS writes __grid_constant__ for nvcc
+// only, and hands the address of such a parameter to inline assembly.
+constexpr StringRef kConstParam = "mycc.const_param";
 // NVPTXLowerAggrCopies expands memcpys of this many bytes or more into byte
 // loops; shorter ones are lowered with wide loads and stores already.
 constexpr uint64_t kMinExpandBytes = 128;
@@ -84,7 +90,8 @@ struct Usage {
   bool opaque = false;   // only read, but through uses that LLVM's own
                          // analysis treats as escapes
   bool returned = false; // (device function parameter) returned
-  bool needsCopy() const { return written || escapes; }
+  bool toAsm = false;    // the address is an operand of inline assembly
+  bool needsCopy() const { return written || escapes || toAsm; }
 };
 
 class UseWalker {
@@ -252,7 +259,8 @@ private:
       if (returned && call.getType()->isPointerTy()) derived(&call);
       return;
     }
-    usage.escapes = true;
+    if (call.isInlineAsm()) usage.toAsm = true; // see kConstParam
+    else usage.escapes = true;
   }
 
   SmallPtrSet<const Argument *, 8> activeSet; // callee parameters being walked
@@ -505,7 +513,12 @@ PreservedAnalyses KernelParamsPass::run(Module &module,
       if (arg.use_empty() || arg.hasAttribute(kGridConstant)) continue;
       Usage usage = UseWalker().analyse(arg);
       if (!usage.needsCopy() && !usage.opaque) continue; // LLVM reads it in place
-      if (!usage.needsCopy() && cvtaParam) {
+      // A `const` parameter whose address only goes to inline assembly
+      // (besides reads): read by it, as the TMA copies of CUTLASS and CuTe
+      // read a descriptor, which they cannot from a local copy.
+      bool asmReadsConst = usage.toAsm && !usage.written && !usage.escapes &&
+                           arg.hasAttribute(kConstParam);
+      if ((!usage.needsCopy() || asmReadsConst) && cvtaParam) {
         arg.addAttr(Attribute::get(kernel.getContext(), kGridConstant));
         changed = true;
         continue;
