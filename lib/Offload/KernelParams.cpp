@@ -28,8 +28,8 @@
 //    ptrtoint): the parameter is marked `nvvm.grid_constant`,
 //    the IR form of `__grid_constant__`, and stays in the parameter space
 //    (cvta.param gives the callee a generic pointer to it; sm_70+, PTX 7.7+);
-//  - read only, its address going to inline assembly, and the parameter
-//    declared `const` (mycc.const_param): grid constant as well;
+//  - not written, its address escaping, and the parameter declared `const`
+//    (mycc.const_param): grid constant as well;
 //  - written, or its address escapes where it cannot be followed (or is
 //    compared with a pointer from elsewhere, see walkPointer): the kernel
 //    gets its own copy in local memory, made here (alloca + memcpy, then SROA,
@@ -91,6 +91,8 @@ struct Usage {
                          // analysis treats as escapes
   bool returned = false; // (device function parameter) returned
   bool toAsm = false;    // the address is an operand of inline assembly
+  bool compared = false; // compared with a pointer from elsewhere (a copy
+                         // then, always: see walkPointer)
   bool needsCopy() const { return written || escapes || toAsm; }
 };
 
@@ -175,7 +177,7 @@ private:
     for (ICmpInst *compare : compares)
       for (Value *operand : compare->operands())
         if (!seen.count(operand) && !isa<Constant>(operand))
-          usage.escapes = true;
+          usage.escapes = usage.compared = true;
   }
 
   // An address converted to an integer: harmless while the integer is only
@@ -513,10 +515,10 @@ PreservedAnalyses KernelParamsPass::run(Module &module,
       if (arg.use_empty() || arg.hasAttribute(kGridConstant)) continue;
       Usage usage = UseWalker().analyse(arg);
       if (!usage.needsCopy() && !usage.opaque) continue; // LLVM reads it in place
-      // A `const` parameter whose address only goes to inline assembly
-      // (besides reads): read by it, as the TMA copies of CUTLASS and CuTe
-      // read a descriptor, which they cannot from a local copy.
-      bool asmReadsConst = usage.toAsm && !usage.written && !usage.escapes &&
+      // A `const` parameter that is not written: whatever its address goes
+      // to (inline assembly, as the TMA copies of CUTLASS and CuTe, which
+      // cannot read a descriptor from a local copy) only reads it.
+      bool asmReadsConst = !usage.written && !usage.compared &&
                            arg.hasAttribute(kConstParam);
       if ((!usage.needsCopy() || asmReadsConst) && cvtaParam) {
         arg.addAttr(Attribute::get(kernel.getContext(), kGridConstant));
