@@ -111,7 +111,7 @@ enum { __mycc_host_lambda_numbers_per_function = 1 };
 // static function template's specialisations, Clang's `Tn` of a dependent
 // non-type template parameter); the lowering names the stubs as g++ does.
 #if defined(__GNUC__) && !defined(__clang__)
-enum { __mycc_host_gcc_unscoped_template_mangling = 1 };
+enum { __mycc_host_gcc_mangling = 1 };
 #endif
 
 // A unit that calls no CUDA runtime function itself still links the CUDA

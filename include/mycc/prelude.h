@@ -537,7 +537,7 @@ __mycc_from_words(const unsigned long long *__words) {
   return __u.__value;
 }
 #define __MYCC_ATOMIC128(_T)                                                   \
-  typename __mycc_enable_if<sizeof(_T) == 16 && __alignof__(_T) >= 16 &&           \
+  typename __mycc_enable_if<sizeof(_T) == 16 && __alignof__(_T) >= 16 &&       \
                                 __is_trivially_copyable(_T),                   \
                             _T>::type
 #define __MYCC_ATOMIC128_CAS(NAME, SCOPE)                                      \
@@ -758,14 +758,14 @@ template <class _T, class _B> __MYCC_NVA void from_bits(_T *__out, _B __b) {
 }
 template <class _T> struct generic_check {
   _Static_assert(sizeof(_T) == 4 || sizeof(_T) == 8,
-                "nv atomic load, store, cas and exchange need a type of 4 or "
-                "8 bytes");
+                 "nv atomic load, store, cas and exchange need a type of 4 or "
+                 "8 bytes");
   enum { value = 1 }; // C++03 too, as nvcc's
 };
 template <class _T> struct integral_check {
   _Static_assert(__is_integral(_T) && (sizeof(_T) == 4 || sizeof(_T) == 8),
-                "non-generic nv atomic load, store, cas and exchange are "
-                "valid only on integral types");
+                 "non-generic nv atomic load, store, cas and exchange are "
+                 "valid only on integral types");
   enum { value = 1 };
 };
 #define __MYCC_NVA_BITS_OF(T) typename __mycc_nv_atomic::bits<sizeof(T)>::type

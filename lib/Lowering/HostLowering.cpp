@@ -56,15 +56,18 @@ std::string abiPrelude() {
 constexpr const char kLambdaNumbersPerFunction[] =
     "__mycc_host_lambda_numbers_per_function";
 
-// g++ names a specialisation of a static function template at global scope
-// without the Itanium ABI's 'L' of internal linkage (`_Z1kIiEvT_`, where
-// Clang writes `_ZL1kIiEvT_`); in a namespace both write it. mycc/host.h
-// declares this enumerator when the host compiler is g++.
+// Where g++ names a kernel's stub otherwise than Clang 22:
+//  - a specialisation of a static function template at global scope has no
+//    'L' of internal linkage, as the kernel itself (`_Z1kIiEvT_`, Clang
+//    `_ZL1kIiEvT_`) or inside a template argument (ggml's dequantizers); in
+//    a namespace both write it;
+//  - a non-type template parameter whose type depends on another parameter
+//    has no `Tn <type>`, which Clang writes from its ABI 18 on.
+// mycc/host.h declares this enumerator when the host compiler is g++.
+constexpr const char kGccMangling[] = "__mycc_host_gcc_mangling";
+
 // The stubs' type of a __restrict__ pointer parameter without it.
 constexpr const char kUnrestrict[] = "__mycc_unrestrict";
-
-constexpr const char kGccUnscopedTemplateMangling[] =
-    "__mycc_host_gcc_unscoped_template_mangling";
 
 // The host compiler's number of a lambda in a function's body: its place
 // among all the function's lambdas (closure types are added to the
@@ -108,12 +111,15 @@ const AnnotateAttr *managedAttr(const VarDecl *vd) {
   return nullptr;
 }
 
-// `&expr` as a void *, without a C-style cast: the host compiler's
-// -Wcast-qual warns on one that drops the const of a `const T` parameter or
-// variable.
-std::string voidAddress(const std::string &expr) {
-  return "const_cast<void *>(static_cast<const volatile void *>(&" + expr +
+// A pointer, or `&expr`, as a void *, without a C-style cast: the host
+// compiler's -Wcast-qual warns on one that drops the const of a `const T`
+// parameter or variable.
+std::string voidPointer(const std::string &pointer) {
+  return "const_cast<void *>(static_cast<const volatile void *>(" + pointer +
          "))";
+}
+std::string voidAddress(const std::string &expr) {
+  return voidPointer("&" + expr);
 }
 
 class Lowerer : public RecursiveASTVisitor<Lowerer> {
@@ -128,7 +134,7 @@ public:
           ctx, ctx.getDiagnostics(), &lambdaNumberPerFunction));
     gccHost =
         !ctx.getTranslationUnitDecl()
-             ->lookup(&ctx.Idents.get(kGccUnscopedTemplateMangling))
+             ->lookup(&ctx.Idents.get(kGccMangling))
              .empty();
   }
 
@@ -447,7 +453,7 @@ public:
 
   // Declarations for the top of the unit (empty when it needs none): what
   // the rewritten accesses of managed variables need, and kUnrestrict.
-  std::string managedDeclarations() const {
+  std::string headDeclarations() const {
     std::string out;
     if (usesUnrestrict)
       out += std::string("template <class T> struct ") + kUnrestrict +
@@ -483,7 +489,7 @@ public:
   }
 
   // Global static function templates, whose specialisations g++ names
-  // without 'L' (kGccUnscopedTemplateMangling).
+  // without 'L' (kGccMangling).
   bool VisitFunctionTemplateDecl(FunctionTemplateDecl *ftd) {
     if (gccHost && ftd->getTemplatedDecl()->getStorageClass() == SC_Static &&
         ftd->getDeclContext()->getRedeclContext()->isTranslationUnit())
@@ -798,8 +804,7 @@ private:
         address = "const_cast<" + type + " *>(" + address + ")";
         usesUnrestrict = true;
       }
-      argList += ", const_cast<void *>(static_cast<const volatile void *>(" +
-                 address + "))" + (pack ? "..." : "");
+      argList += ", " + voidPointer(address) + (pack ? "..." : "");
       if (i) typeList += ", ";
       typeList += type + (pack ? "..." : "");
     }
@@ -867,7 +872,7 @@ private:
   }
 
   // `_ZL<n><name>I` -> `_Z<n><name>I` for the global static function
-  // templates, wherever the name occurs (kGccUnscopedTemplateMangling).
+  // templates, wherever the name occurs (kGccMangling).
   std::string gccSymbol(std::string symbol) const {
     for (const std::string &name : staticTemplateNames) {
       std::string clang = "_ZL" + std::to_string(name.size()) + name + "I";
@@ -910,7 +915,7 @@ private:
   // The host compiler's names of kernel stubs where they differ from
   // Clang's (kLambdaNumbersPerFunction); null where they do not.
   std::unique_ptr<MangleContext> hostMangler;
-  bool gccHost = false; // kGccUnscopedTemplateMangling
+  bool gccHost = false; // kGccMangling
   std::set<std::string> staticTemplateNames; // VisitFunctionTemplateDecl
   bool usesUnrestrict = false;       // a stub's cast needs kUnrestrict
   std::vector<KernelEntry> kernels;
@@ -1013,7 +1018,7 @@ public:
       tail += embeddedDeviceCode(options); // Clang assembles it the same way
     }
     rw.InsertTextBefore(ctx.getSourceManager().getLocForStartOfFile(main),
-                        head + abiPrelude() + lowerer.managedDeclarations());
+                        head + abiPrelude() + lowerer.headDeclarations());
     rw.InsertTextAfter(ctx.getSourceManager().getLocForEndOfFile(main), tail);
     const auto &buffer = rw.getEditBuffer(main);
     out.text.assign(buffer.begin(), buffer.end());

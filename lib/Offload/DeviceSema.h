@@ -31,7 +31,8 @@
 // which mycc never registers for host access (CCCL's `__device__ constexpr`
 // tag objects, thrust::seq and the like). It also places the variables Clang
 // keeps for host code in an order that does not change from run to run, and
-// gives `extern __shared__` arrays nvcc's 16-byte alignment.
+// aligns `extern __shared__` arrays (16 bytes at least) and local variables
+// as nvcc does.
 #pragma once
 
 #include "FrontEndPass.h"

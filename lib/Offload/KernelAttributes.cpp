@@ -69,10 +69,10 @@ public:
         continue;
       if (const CXXRecordDecl *record = type->getAsCXXRecordDecl())
         if (record->hasMutableFields()) continue;
-      kernel.gridConstantParams.push_back(i);
+      kernel.constParams.push_back(i);
     }
     if (!kernel.maxNReg && !kernel.cluster[0] &&
-        kernel.gridConstantParams.empty())
+        kernel.constParams.empty())
       return true;
     kernel.symbol = symbolOf(*mangler, GlobalDecl(fd));
     owner.kernels.push_back(std::move(kernel));
@@ -114,7 +114,7 @@ void KernelAttributes::finishModule(llvm::Module &module) const {
     if (kernel.maxNReg)
       f->addFnAttr("nvvm.maxnreg", std::to_string(kernel.maxNReg));
     // For KernelParamsPass, which decides once the IR is optimised.
-    for (unsigned i : kernel.gridConstantParams)
+    for (unsigned i : kernel.constParams)
       if (i < f->arg_size() && f->getArg(i)->hasByValAttr())
         f->addParamAttr(i, llvm::Attribute::get(f->getContext(),
                                                 "mycc.const_param"));

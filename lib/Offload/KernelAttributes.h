@@ -12,8 +12,9 @@
 //
 // It also marks each `const` kernel parameter passed by value (without
 // mutable members) `mycc.const_param`, for KernelParamsPass: such a
-// parameter whose address goes only to inline assembly stays in parameter
-// space (a grid constant) instead of being copied to local memory. Writing
+// parameter that the kernel does not write stays in parameter space (a grid
+// constant) wherever its address goes, instead of being copied to local
+// memory. Writing
 // to a const parameter is undefined, so only the identity of its address
 // changes. Why: CUTLASS and CuTe write __grid_constant__ only for nvcc
 // (CUTLASS_GRID_CONSTANT is empty under `__clang__`, which mycc's device
@@ -46,7 +47,7 @@ public:
     std::string symbol;
     unsigned cluster[3] = {0, 0, 0}; // 0: no __cluster_dims__
     unsigned maxNReg = 0;            // 0: no __maxnreg__
-    std::vector<unsigned> gridConstantParams; // see the file comment
+    std::vector<unsigned> constParams; // see the file comment
   };
   std::vector<Kernel> kernels;
 };

@@ -90,10 +90,9 @@ struct Usage {
   bool opaque = false;   // only read, but through uses that LLVM's own
                          // analysis treats as escapes
   bool returned = false; // (device function parameter) returned
-  bool toAsm = false;    // the address is an operand of inline assembly
   bool compared = false; // compared with a pointer from elsewhere (a copy
                          // then, always: see walkPointer)
-  bool needsCopy() const { return written || escapes || toAsm; }
+  bool needsCopy() const { return written || escapes; }
 };
 
 class UseWalker {
@@ -261,8 +260,7 @@ private:
       if (returned && call.getType()->isPointerTy()) derived(&call);
       return;
     }
-    if (call.isInlineAsm()) usage.toAsm = true; // see kConstParam
-    else usage.escapes = true;
+    usage.escapes = true;
   }
 
   SmallPtrSet<const Argument *, 8> activeSet; // callee parameters being walked
@@ -518,9 +516,9 @@ PreservedAnalyses KernelParamsPass::run(Module &module,
       // A `const` parameter that is not written: whatever its address goes
       // to (inline assembly, as the TMA copies of CUTLASS and CuTe, which
       // cannot read a descriptor from a local copy) only reads it.
-      bool asmReadsConst = !usage.written && !usage.compared &&
+      bool readOnlyConst = !usage.written && !usage.compared &&
                            arg.hasAttribute(kConstParam);
-      if ((!usage.needsCopy() || asmReadsConst) && cvtaParam) {
+      if ((!usage.needsCopy() || readOnlyConst) && cvtaParam) {
         arg.addAttr(Attribute::get(kernel.getContext(), kGridConstant));
         changed = true;
         continue;
