@@ -19,11 +19,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <set>
 #include <sstream>
 #include <string_view>
+#include <unordered_map>
 
 namespace mycc::driver {
 namespace {
@@ -478,11 +480,23 @@ std::string displayName(const Spec &spec) {
   return *spec.shortName ? spec.shortName : spec.longName;
 }
 
+// Every spelling of every option, for findSpec: a command line (or an
+// options file) may hold thousands of words.
+const std::unordered_map<std::string_view, const Spec *> &spellingTable() {
+  static const auto table = [] {
+    std::unordered_map<std::string_view, const Spec *> spellings;
+    for (const Spec &spec : kSpecs)
+      for (std::string_view spelling : {spec.shortName, spec.longName})
+        if (!spelling.empty())
+          spellings.emplace(spelling, &spec); // the first spec keeps a name
+    return spellings;
+  }();
+  return table;
+}
+
 const Spec *findSpec(std::string_view name) {
-  for (const Spec &spec : kSpecs)
-    if (name == spec.shortName || name == spec.longName)
-      return &spec;
-  return nullptr;
+  auto found = spellingTable().find(name);
+  return found == spellingTable().end() ? nullptr : found->second;
 }
 
 const Spec &specByCanon(std::string_view canon) {
@@ -505,21 +519,27 @@ std::optional<std::string> findUnsupported(std::string_view name) {
   return std::nullopt;
 }
 
-std::size_t editDistance(std::string_view a, std::string_view b) {
+// Levenshtein distance, or `bound` once it cannot be less (a row's least
+// value never decreases).
+std::size_t editDistance(std::string_view a, std::string_view b, std::size_t bound) {
   std::vector<std::size_t> row(b.size() + 1);
   for (std::size_t j = 0; j <= b.size(); ++j)
     row[j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i) {
     std::size_t diag = row[0];
     row[0] = i;
+    std::size_t least = row[0];
     for (std::size_t j = 1; j <= b.size(); ++j) {
       std::size_t up = row[j];
       std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
       row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + cost});
+      least = std::min(least, row[j]);
       diag = up;
     }
+    if (least >= bound)
+      return bound;
   }
-  return row[b.size()];
+  return std::min(row[b.size()], bound);
 }
 
 std::string unknownOptionError(std::string_view name) {
@@ -540,9 +560,12 @@ std::string unknownOptionError(std::string_view name) {
     if (spec.group == Group::Hidden)
       continue;
     for (const char *spelling : {spec.shortName, spec.longName}) {
-      if (!*spelling)
+      std::size_t length = std::strlen(spelling);
+      // The distance is at least the difference in length: a long word
+      // (a path, a mistyped value) needs no table of it.
+      if (!length || std::max(length, name.size()) - std::min(length, name.size()) >= best)
         continue;
-      std::size_t distance = editDistance(name, spelling);
+      std::size_t distance = editDistance(name, spelling, best);
       if (distance < best) {
         best = distance;
         suggestion = spelling;
@@ -910,8 +933,17 @@ CLI::Validator count(const std::string &option) {
       "");
 }
 
-std::string runCli11(const Normalised &normalised, Raw &raw) {
+// nvcc's options as one CLI11 parser writing into `raw`. CLI11 checks each
+// option it is given against all before it, so building this is quadratic
+// in nvcc's ~200 options (most of a parse's time); runCli11 builds it once
+// per thread and clears it between command lines.
+struct Cli11Parser {
+  Raw raw;
   CLI::App app{"mycc"};
+  Cli11Parser();
+};
+
+Cli11Parser::Cli11Parser() {
   app.set_help_flag();
   app.allow_extras(false);
 
@@ -1051,14 +1083,20 @@ std::string runCli11(const Normalised &normalised, Raw &raw) {
   app.add_flag("--forward-unknown-to-host-linker", raw.forwardToLinker);
 
   app.add_option("inputs", raw.inputs);
+}
 
+std::string runCli11(const Normalised &normalised, Raw &raw) {
+  thread_local Cli11Parser parser;
+  // CLI11 writes only what the line holds: the rest keeps Raw's defaults.
+  parser.raw = Raw{};
+  parser.app.clear();
   // CLI11 wants the arguments reversed; "--" keeps inputs positional.
   std::vector<std::string> line = normalised.options;
   line.push_back("--");
   line.insert(line.end(), normalised.inputs.begin(), normalised.inputs.end());
   std::reverse(line.begin(), line.end());
   try {
-    app.parse(std::move(line));
+    parser.app.parse(std::move(line));
   } catch (const CLI::ValidationError &e) {
     // "--canon: message": the message already names the option.
     std::string what = e.what();
@@ -1067,6 +1105,7 @@ std::string runCli11(const Normalised &normalised, Raw &raw) {
   } catch (const CLI::ParseError &e) {
     return std::string("invalid command line: ") + e.what();
   }
+  raw = std::move(parser.raw);
   return {};
 }
 
