@@ -1,4 +1,4 @@
-// Private to the mycc runtime: the parts of runtime/Runtime.cpp that need no
+// Private to the mycc runtime: the parts of it that need no
 // GPU and call no CUDA function (reading a module's fat binary, explaining the
 // image selection, MYCC_FORCE_PTX's container, environment parsing), so that
 // the unit tests can exercise them on any machine.

@@ -13,7 +13,8 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fatbin_fuzz options_fuzz jit_cache_fuzz)
+[ ${#targets[@]} -gt 0 ] ||
+  targets=(fatbin_fuzz options_fuzz jit_cache_fuzz runtime_module_fuzz objdump_fuzz)
 cxx=${MYCC_FUZZ_CXX:-clang++-22}
 command -v "$cxx" >/dev/null || cxx=/usr/lib/llvm-22/bin/clang++
 build=${MYCC_FUZZ_BUILD:-build-fuzz}

@@ -25,6 +25,22 @@ bool startsWithFatbinMagic(StringRef bytes) {
              StringRef(reinterpret_cast<const char *>(kFatbinMagic), 4);
 }
 
+// An error message on one line: LLVM's object library quotes bytes of the
+// file in its messages (an archive member's header), newlines included.
+std::string oneLine(const std::string &message) {
+  std::string line;
+  for (unsigned char c : message) {
+    if (c >= 0x20 && c != 0x7f) {
+      line += char(c);
+      continue;
+    }
+    char escaped[8];
+    std::snprintf(escaped, sizeof escaped, c == '\n' ? "\\n" : "\\x%02x", c);
+    line += escaped;
+  }
+  return line;
+}
+
 std::string hex(uint64_t value) {
   char text[24];
   std::snprintf(text, sizeof text, "0x%llx", (unsigned long long)value);
@@ -171,6 +187,18 @@ public:
         llvm::consumeError(std::move(err));
         return false;
       }
+      // LLVM 22 hands out the last member with the size its header claims,
+      // even past the end of the archive (it finds out only when it looks
+      // for the next member); reading it would read outside the file.
+      StringRef whole = archive.getData();
+      StringRef bytes = buffer->getBuffer();
+      if (bytes.data() < whole.data() ||
+          bytes.size() > std::size_t(whole.end() - bytes.data())) {
+        result.error = "malformed archive: member " + member +
+                       " runs past the end of the archive";
+        llvm::consumeError(std::move(err));
+        return false;
+      }
       if (startsWithFatbinMagic(buffer->getBuffer())) {
         if (!scanRegion(buffer->getBuffer(), member, "", false)) {
           llvm::consumeError(std::move(err));
@@ -273,14 +301,22 @@ InspectResult inspectFile(const std::string &path,
       failed.error[0] = char(std::tolower((unsigned char)failed.error[0]));
     return failed;
   }
-  Scanner scanner(llvm::sys::path::stem(path).str(), options);
   StringRef bytes = (*buffer)->getBuffer();
+  return inspectBytes(std::string_view(bytes.data(), bytes.size()),
+                      llvm::sys::path::stem(path).str(), options);
+}
+
+InspectResult inspectBytes(std::string_view contents, const std::string &base,
+                           const InspectOptions &options) {
+  InspectResult failed;
+  Scanner scanner(base, options);
+  StringRef bytes(contents.data(), contents.size());
 
   if (startsWithFatbinMagic(bytes)) {
     scanner.scanRegion(bytes, "", "", false);
   } else {
     llvm::Expected<std::unique_ptr<llvm::object::Binary>> binary =
-        llvm::object::createBinary((*buffer)->getMemBufferRef());
+        llvm::object::createBinary(llvm::MemoryBufferRef(bytes, base));
     if (!binary) {
       llvm::consumeError(binary.takeError());
       failed.error = "not an object file, archive, cubin or fat binary";
@@ -300,8 +336,10 @@ InspectResult inspectFile(const std::string &path,
   if (result.error.empty() && result.containers.empty())
     result.error = "no fat binary (no .nv_fatbin or __nv_relfatbin section "
                    "holding a container)";
-  if (!result.error.empty())
+  if (!result.error.empty()) {
+    result.error = oneLine(result.error);
     result.containers.clear();
+  }
   return result;
 }
 

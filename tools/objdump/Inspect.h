@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mycc::objdump {
@@ -37,6 +38,9 @@ struct InspectResult {
 
 InspectResult inspectFile(const std::string &path,
                           const InspectOptions &options);
+// The same for a file's contents; `base` is the stem image names start with.
+InspectResult inspectBytes(std::string_view contents, const std::string &base,
+                           const InspectOptions &options);
 
 // The name cuobjdump gives an image: "<base>.<n>.sm_90a.cubin" with n
 // counting that kind's images through the whole file, or

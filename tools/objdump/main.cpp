@@ -253,7 +253,7 @@ bool extract(const std::string &file, const std::vector<Container> &containers,
 // --- --explain / --matrix ---
 
 // What MYCC_FORCE_PTX does to a module, as the runtime does it
-// (runtime/Runtime.cpp, withoutCubins): it registers a copy without the
+// (runtime/RuntimeInternal.cpp, withoutCubins): it registers a copy without the
 // cubins, so that only PTX can be chosen; it cannot when the module has no
 // PTX, and then selects as usual.
 struct ForcePtx {
