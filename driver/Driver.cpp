@@ -25,6 +25,8 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
+#include <unistd.h>
 #include <cstring>
 #include <functional>
 #include <mutex>
@@ -369,7 +371,25 @@ private:
                            " exited with status " + std::to_string(rc);
       return false;
     }
+    if (job.kind == JobKind::Ptxas && !isElfFile(temp.empty() ? output : temp)) {
+      // ptxas 13 exits 0 when it cannot write its cubin (a full disk),
+      // leaving an empty file; nvcc then bundles or keeps that file.
+      if (!temp.empty()) llvm::sys::fs::remove(temp);
+      error = "ptxas failed: it exited with status 0 but wrote no cubin to " +
+              output + " (is the disk full?)";
+      return false;
+    }
     return temp.empty() || support::renameIntoPlace(temp, output, error);
+  }
+
+  // Whether `path` starts with an ELF header (a cubin).
+  static bool isElfFile(const std::string &path) {
+    char magic[4] = {};
+    std::FILE *file = std::fopen(path.c_str(), "rb");
+    if (!file) return false;
+    bool elf = std::fread(magic, 1, 4, file) == 4 && std::memcmp(magic, "\x7f" "ELF", 4) == 0;
+    std::fclose(file);
+    return elf;
   }
 };
 
@@ -590,18 +610,28 @@ int compile(Options &o, const std::string &self) {
     if (ownTempDir) llvm::sys::fs::remove_directories(tempDir);
     return ok ? 0 : fail(error);
   }
-  // An output whose directory is missing: one line before any job runs (the
-  // host compiler's assembler said it in three, after the device compile).
+  // An output whose directory is missing or cannot be written: one line
+  // before any job runs (the host compiler's assembler said it in three,
+  // after the device compile). Outputs go to a temporary beside them, so
+  // the directory is what must be writable.
   if (!o.dryrun)
     for (const Job &job : graph.jobs())
       for (const std::string &out : job.outputs) {
-        llvm::StringRef dir = llvm::sys::path::parent_path(out);
-        if (out == "-" || dir.empty() || llvm::sys::fs::is_directory(dir) ||
+        if (out == "-" ||
             std::find(graph.temporaries.begin(), graph.temporaries.end(), out) !=
                 graph.temporaries.end())
           continue;
+        std::string dir = llvm::sys::path::parent_path(out).str();
+        std::string why;
+        if (!dir.empty() && !llvm::sys::fs::is_directory(dir))
+          why = "no directory " + dir;
+        else if (::access(dir.empty() ? "." : dir.c_str(), W_OK | X_OK) != 0)
+          why = "directory " + (dir.empty() ? std::string(".") : dir) +
+                " is not writable (" + std::strerror(errno) + ")";
+        if (why.empty())
+          continue;
         if (ownTempDir) llvm::sys::fs::remove_directories(tempDir);
-        return fail("cannot write " + out + ": no directory " + dir.str());
+        return fail("cannot write " + out + ": " + why);
       }
   if (o.dryrun) {
     if (!printDryrun(graph, t, tempDir, ownTempDir, error)) return fail(error);

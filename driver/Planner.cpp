@@ -12,6 +12,11 @@
 #include "llvm/Support/xxhash.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
 #include <map>
 #include <optional>
 
@@ -396,6 +401,12 @@ bool Planner::planInput(const std::string &input, std::string &error) {
     error = input + ": is a directory";
     return false;
   }
+  // One line before anything runs (the host compiler said it in three).
+  if (probe.exists(input))
+    if (std::string why = probe.unreadable(input); !why.empty()) {
+      error = input + ": " + why;
+      return false;
+    }
   if (kind == InputKind::Object) {
     // As with nvcc, -M passes over objects.
     if (o.phase != Phase::Dependencies) {
@@ -1267,6 +1278,18 @@ public:
   }
   bool isDirectory(const std::string &path) const override {
     return llvm::sys::fs::is_directory(path);
+  }
+  std::string unreadable(const std::string &path) const override {
+    // Non-blocking: a FIFO given as an input is not waited on here.
+    int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd >= 0) {
+      ::close(fd);
+      return {};
+    }
+    std::string reason = std::strerror(errno);
+    if (!reason.empty())
+      reason[0] = char(std::tolower(static_cast<unsigned char>(reason[0])));
+    return reason;
   }
 };
 

@@ -24,6 +24,8 @@ public:
   virtual ~InputProbe() = default;
   virtual bool exists(const std::string &path) const = 0;
   virtual bool isDirectory(const std::string &) const { return false; }
+  // Why an existing input cannot be read ("permission denied"), or empty.
+  virtual std::string unreadable(const std::string &) const { return {}; }
 };
 
 // The probe that asks the file system.

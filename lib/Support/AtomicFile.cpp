@@ -54,11 +54,11 @@ bool AtomicOutput::commit(std::string &error) {
     os->flush();
     if (auto *fd = static_cast<llvm::raw_fd_ostream *>(os.get());
         fd->has_error()) {
+      error = "cannot write " + path + ": " + fd->error().message();
       fd->clear_error();
       os.reset();
       llvm::sys::fs::remove(temp);
       temp.clear();
-      error = "cannot write " + path;
       return false;
     }
     os.reset();

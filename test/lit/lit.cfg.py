@@ -46,3 +46,32 @@ ninja = shutil.which("ninja")
 if ninja:
     config.available_features.add("ninja")
     config.substitutions.append(("%ninja", ninja))
+
+# Inputs that cannot be read and directories that cannot be written: root
+# reads and writes anything, so as root the command runs as nobody
+# (setpriv); anyone else is refused by the test's own chmod.
+import subprocess
+if os.geteuid() != 0:
+    config.available_features.add("unprivileged")
+    config.substitutions.append(("%unprivileged", ""))
+else:
+    setpriv = shutil.which("setpriv")
+    drop = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "--"] if setpriv else None
+    # nobody must reach mycc and the tests' directories (not so under a
+    # home directory of mode 700, say).
+    os.makedirs(config.test_exec_root, exist_ok=True)
+    reach = "test -x '%s' && cd '%s'" % (os.path.join(config.mycc_bin_dir, "mycc"),
+                                         config.test_exec_root)
+    if drop and subprocess.run(drop + ["sh", "-c", reach], capture_output=True).returncode == 0:
+        config.available_features.add("unprivileged")
+        config.substitutions.append(("%unprivileged", " ".join(drop)))
+
+# A full disk: a small tmpfs, mounted in a mount namespace of its own
+# (unshare -m) so that it goes away with the test's shell, whatever happens.
+# Needs root (or the capability); the test is reported unsupported elsewhere.
+unshare = shutil.which("unshare")
+if unshare and subprocess.run(
+        [unshare, "-m", "sh", "-c", "d=$(mktemp -d) && mount -t tmpfs -o size=64k tmpfs $d"],
+        capture_output=True).returncode == 0:
+    config.available_features.add("tmpfs")
+    config.substitutions.append(("%in_mount_namespace", unshare + " -m"))
