@@ -1788,6 +1788,10 @@ std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &w
     if (auto v = lastValue(*option.values, option.name, warnings); v && *v == "true")
       return std::string("-") + option.name + "=true is not supported by mycc" +
              option.why;
+  // As nvcc 13 says it (ptxas then warns too, and ignores -lineinfo).
+  if (o.deviceDebug && o.lineInfo && raw.dopt.empty())
+    warnings.push_back(
+        "'--device-debug (-G)' overrides '--generate-line-info (-lineinfo)'");
   // -dopt on: optimised device code; with -G only line numbers remain.
   if (!raw.dopt.empty() && o.deviceDebug) {
     o.deviceDebug = false;
