@@ -8,6 +8,11 @@
 # longer runs.
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
+#
+# MYCC_FUZZ_JOBS=N runs N processes per target sharing one corpus (libFuzzer's
+# -jobs/-workers) and reports their executions together.
+# MYCC_FUZZ_NO_BUILD=1 runs the binaries already in the build directory (on
+# a machine without Clang).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -20,8 +25,11 @@ command -v "$cxx" >/dev/null || cxx=/usr/lib/llvm-22/bin/clang++
 build=${MYCC_FUZZ_BUILD:-build-fuzz}
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
-cmake -S test/fuzz -B "$build" "${generator[@]}" -DCMAKE_CXX_COMPILER="$cxx" >/dev/null
-cmake --build "$build" --target "${targets[@]}" >/dev/null
+if [ -z "${MYCC_FUZZ_NO_BUILD:-}" ]; then
+  cmake -S test/fuzz -B "$build" "${generator[@]}" -DCMAKE_CXX_COMPILER="$cxx" >/dev/null
+  cmake --build "$build" --target "${targets[@]}" >/dev/null
+fi
+jobs=${MYCC_FUZZ_JOBS:-1}
 mkdir -p "$build/findings"
 status=0
 for target in "${targets[@]}"; do
@@ -29,15 +37,25 @@ for target in "${targets[@]}"; do
   rm -rf "$corpus" && mkdir -p "$corpus"
   cp test/fuzz/corpus/"${target%_fuzz}"/* "$corpus"/
   log="$build/$target.log"
-  if "$build/$target" "$corpus" -max_total_time="$seconds" -timeout=10 \
-       -rss_limit_mb=2048 -print_final_stats=1 \
-       -artifact_prefix="$build/findings/$target-" >"$log" 2>&1; then
-    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
-    echo "PASS $target: $runs executions in ${seconds}s, no finding"
+  parallel=()
+  [ "$jobs" -gt 1 ] && parallel=(-jobs="$jobs" -workers="$jobs")
+  rm -f fuzz-*.log
+  if "$build/$target" "$corpus" "${parallel[@]}" -max_total_time="$seconds" \
+       -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+       -artifact_prefix="$build/findings/$target-" >"$log" 2>&1 &&
+     ! ls "$build/findings/$target-"* >/dev/null 2>&1; then
+    if [ "$jobs" -gt 1 ]; then # each job's statistics are in its own log
+      runs=$(cat fuzz-*.log | sed -n 's/^stat::number_of_executed_units: *//p' |
+             awk '{ n += $1 } END { print n + 0 }')
+    else
+      runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+    fi
+    echo "PASS $target: $runs executions in ${seconds}s x $jobs, no finding"
   else
     echo "FAIL $target: a finding (log: $log)"
-    grep -E "ERROR|SUMMARY|artifact" "$log" | head -5
+    grep -hE "ERROR|SUMMARY|artifact" "$log" fuzz-*.log 2>/dev/null | head -5
     status=1
   fi
+  [ "$jobs" -gt 1 ] && mv fuzz-*.log "$build/" 2>/dev/null
 done
 exit $status
