@@ -26,6 +26,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <sys/statvfs.h>
 #include <unistd.h>
 #include <cstring>
 #include <functional>
@@ -369,6 +370,8 @@ private:
                      : std::string(jobKindName(job.kind)) + " failed: " +
                            llvm::sys::path::filename(cmd[0]).str() +
                            " exited with status " + std::to_string(rc);
+      if (rc > 0)
+        error += fullFileSystemNote(job.outputs);
       return false;
     }
     if (job.kind == JobKind::Ptxas && !isElfFile(temp.empty() ? output : temp)) {
@@ -380,6 +383,20 @@ private:
       return false;
     }
     return temp.empty() || support::renameIntoPlace(temp, output, error);
+  }
+
+  // "; no space left on the file system holding full" when a directory an
+  // output goes to has none: the tool's own message may be lines above,
+  // among others (the assembler's, the linker's).
+  static std::string fullFileSystemNote(const std::vector<std::string> &outputs) {
+    for (const std::string &out : outputs) {
+      std::string dir = llvm::sys::path::parent_path(out).str();
+      struct statvfs fs;
+      if (::statvfs(dir.empty() ? "." : dir.c_str(), &fs) == 0 && fs.f_bavail == 0)
+        return "; no space left on the file system holding " +
+               (dir.empty() ? std::string(".") : dir);
+    }
+    return {};
   }
 
   // Whether `path` starts with an ELF header (a cubin).
