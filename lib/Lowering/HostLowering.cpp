@@ -617,13 +617,18 @@ private:
   }
 
   // A __device__ function's body is device code the host compiler cannot
-  // compile (inline PTX, device builtins) and would emit for the host:
-  // nvcc's host side keeps the declaration only, and so does this. Bodies
-  // stay where a declaration cannot replace them: constexpr functions (the
+  // compile (inline PTX, device builtins) and would emit for the host. For
+  // an inline function or one of internal linkage it becomes, as in nvcc's
+  // host code, a body that stops the program and names the parameters
+  // (-Wunused-parameter), under `unused` (-Wunused-function): a declaration
+  // alone, which such a function named in a kernel's template argument is,
+  // draws g++'s "used but never defined" (an error under -Werror). Other
+  // functions keep a declaration only, as do constructors and destructors
+  // (their member initializers go with the body: they may name members that
+  // only a body could initialise) and functions whose return type a body
+  // deduces. Bodies stay where they cannot go: constexpr functions (the
   // host may evaluate them) and lambdas (their closure types are host
-  // types). A constructor's member initializers go with its body (a kept
-  // body may call device functions whose bodies are gone, which the host
-  // compiler rejects under -Werror: "used but never defined").
+  // types).
   void leaveOutDeviceBody(FunctionDecl *fd) {
     if (!fd->hasAttr<CUDADeviceAttr>() || fd->hasAttr<CUDAHostAttr>() ||
         fd->hasAttr<CUDAGlobalAttr>() || !fd->doesThisDeclarationHaveABody() ||
@@ -644,16 +649,50 @@ private:
           break;
         }
     if (!inMainFile(range.getBegin()) || !range.getEnd().isFileID()) return;
+    bool declarationOnly = isa<CXXConstructorDecl, CXXDestructorDecl>(fd) ||
+                           fd->getReturnType()->getContainedDeducedType();
     if (!fd->isOutOfLine()) {
-      dropText(range, ";");
+      // Only an inline function or one of internal linkage needs a body:
+      // g++ expects others from another unit (and would suggest `noreturn`
+      // for them under -Wmissing-noreturn).
+      if (declarationOnly || (fd->isExternallyVisible() && !fd->isInlined())) {
+        dropText(range, ";");
+        return;
+      }
+      dropText(range, stoppingBody(fd));
+      if (!isa<CXXMethodDecl>(fd))
+        markUnused(fd);
       return;
     }
     // Out of its class, a declaration is not allowed: the definition goes,
-    // unless the host compiler emits it only where used (inline, templates).
-    if (fd->isInlined() || fd->isTemplated()) return;
+    // unless the host compiler emits it only where used (inline, templates),
+    // which get the stopping body (or keep theirs, where the class holds
+    // only a declaration).
+    if (fd->isInlined() || fd->isTemplated()) {
+      if (!declarationOnly)
+        dropText(range, stoppingBody(fd));
+      return;
+    }
     SourceLocation begin = fd->getOuterLocStart();
     if (!inMainFile(begin)) return;
     dropText(SourceRange(begin, range.getEnd()), "");
+  }
+
+  // The host body of a device function: `{ (void)a; __builtin_trap(); }`.
+  static std::string stoppingBody(const FunctionDecl *fd) {
+    std::string body = "{ ";
+    for (const ParmVarDecl *param : fd->parameters())
+      if (!param->getName().empty() && !param->isParameterPack())
+        body += "(void)" + param->getName().str() + "; ";
+    return body + "__builtin_trap(); }";
+  }
+
+  // `__attribute__((unused))` among the declaration's specifiers, before
+  // its type (where GNU attributes may stand in a function definition).
+  void markUnused(const FunctionDecl *fd) {
+    SourceLocation type = fd->getTypeSpecStartLoc();
+    if (!inMainFile(type) || insideDropped(type)) return;
+    rw.InsertTextBefore(type, "__attribute__((unused)) ");
   }
 
   // `__noinline__` is a keyword of CUDA's front ends (Clang's and nvcc's),
