@@ -333,15 +333,16 @@ private:
   static bool runExternal(const Job &job, bool quiet, std::string &error) {
     std::vector<std::string> cmd = job.command;
     std::string output = job.outputs.empty() ? "" : job.outputs[0], temp;
+    support::OutputPlace place = support::outputPlace(output);
     for (size_t i = 0; i + 1 < cmd.size(); ++i)
-      if (cmd[i] == "-o" && cmd[i + 1] == output)
-        cmd[i + 1] = temp = support::temporaryBeside(output);
-    if (job.kind == JobKind::Archive) {
+      if (cmd[i] == "-o" && cmd[i + 1] == output && !place.inPlace)
+        cmd[i + 1] = temp = support::temporaryBeside(place.path);
+    if (job.kind == JobKind::Archive && !place.inPlace) {
       // ar updates the library in place: it works on a copy, which replaces
       // the library when it succeeded.
-      temp = support::temporaryBeside(output);
-      if (llvm::sys::fs::exists(output) &&
-          llvm::sys::fs::copy_file(output, temp)) {
+      temp = support::temporaryBeside(place.path);
+      if (llvm::sys::fs::exists(place.path) &&
+          llvm::sys::fs::copy_file(place.path, temp)) {
         error = "cannot copy " + output + " to update it";
         return false;
       }
@@ -374,7 +375,8 @@ private:
         error += fullFileSystemNote(job.outputs);
       return false;
     }
-    if (job.kind == JobKind::Ptxas && !isElfFile(temp.empty() ? output : temp)) {
+    if (job.kind == JobKind::Ptxas && !place.inPlace &&
+        !isElfFile(temp.empty() ? output : temp)) {
       // ptxas 13 exits 0 when it cannot write its cubin (a full disk),
       // leaving an empty file; nvcc then bundles or keeps that file.
       if (!temp.empty()) llvm::sys::fs::remove(temp);
@@ -382,7 +384,7 @@ private:
               output + " (is the disk full?)";
       return false;
     }
-    return temp.empty() || support::renameIntoPlace(temp, output, error);
+    return temp.empty() || support::renameIntoPlace(temp, place.path, error);
   }
 
   // "; no space left on the file system holding full" when a directory an
@@ -638,13 +640,18 @@ int compile(Options &o, const std::string &self) {
             std::find(graph.temporaries.begin(), graph.temporaries.end(), out) !=
                 graph.temporaries.end())
           continue;
-        std::string dir = llvm::sys::path::parent_path(out).str();
+        support::OutputPlace place = support::outputPlace(out);
+        std::string dir = llvm::sys::path::parent_path(place.path).str();
         std::string why;
-        if (!dir.empty() && !llvm::sys::fs::is_directory(dir))
+        if (place.inPlace) { // /dev/null: the file itself must be writable
+          if (::access(place.path.c_str(), W_OK) != 0)
+            why = std::strerror(errno);
+        } else if (!dir.empty() && !llvm::sys::fs::is_directory(dir)) {
           why = "no directory " + dir;
-        else if (::access(dir.empty() ? "." : dir.c_str(), W_OK | X_OK) != 0)
+        } else if (::access(dir.empty() ? "." : dir.c_str(), W_OK | X_OK) != 0) {
           why = "directory " + (dir.empty() ? std::string(".") : dir) +
                 " is not writable (" + std::strerror(errno) + ")";
+        }
         if (why.empty())
           continue;
         if (ownTempDir) llvm::sys::fs::remove_directories(tempDir);

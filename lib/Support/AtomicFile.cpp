@@ -18,6 +18,22 @@ llvm::SmallString<256> temporaryModel(const std::string &path) {
 
 } // namespace
 
+OutputPlace outputPlace(const std::string &path) {
+  OutputPlace place{path, false};
+  llvm::sys::fs::file_status status;
+  if (llvm::sys::fs::status(path, status, /*Follow=*/true))
+    return place; // not there yet (or a dangling link): a new file
+  if (status.type() != llvm::sys::fs::file_type::regular_file) {
+    place.inPlace = true;
+    return place;
+  }
+  llvm::SmallString<256> real;
+  if (llvm::sys::fs::is_symlink_file(path) &&
+      !llvm::sys::fs::real_path(path, real))
+    place.path = std::string(real);
+  return place;
+}
+
 std::string temporaryBeside(const std::string &path) {
   llvm::SmallString<256> unique;
   llvm::sys::fs::createUniquePath(temporaryModel(path), unique,
@@ -36,8 +52,18 @@ bool renameIntoPlace(const std::string &temp, const std::string &path,
 }
 
 bool AtomicOutput::open(const std::string &target, std::string &error) {
-  path = target;
+  OutputPlace place = outputPlace(target);
+  path = place.path;
   int fd = -1;
+  if (place.inPlace) { // no temporary: commit() only flushes
+    if (std::error_code ec = llvm::sys::fs::openFileForWrite(
+            path, fd, llvm::sys::fs::CD_OpenExisting)) {
+      error = "cannot write " + target + ": " + ec.message();
+      return false;
+    }
+    os = std::make_unique<llvm::raw_fd_ostream>(fd, /*shouldClose=*/true);
+    return true;
+  }
   llvm::SmallString<256> unique;
   if (std::error_code ec =
           llvm::sys::fs::createUniqueFile(temporaryModel(path), fd, unique)) {
@@ -63,6 +89,7 @@ bool AtomicOutput::commit(std::string &error) {
     }
     os.reset();
   }
+  if (temp.empty()) return true; // written in place
   bool ok = renameIntoPlace(temp, path, error);
   temp.clear();
   return ok;

@@ -1,5 +1,6 @@
 // Output files written atomically: to a unique temporary beside the final
-// path, renamed over it only when everything was written. A failed or
+// path, renamed over it only when everything was written (devices and FIFOs
+// excepted: see outputPlace). A failed or
 // interrupted step leaves the previous output as it was, and two processes
 // writing the same output never see each other's half-written file.
 #pragma once
@@ -34,8 +35,20 @@ private:
   std::unique_ptr<llvm::raw_pwrite_stream> os;
 };
 
+// Where an output at `path` goes. A device, FIFO or socket (/dev/null,
+// /dev/stdout) is written in place, as nvcc writes it: a temporary renamed
+// over it would replace the device (as root, /dev/null itself; as anyone
+// else, the temporary could not be created in /dev). A symbolic link is
+// followed: the file it names is replaced, not the link.
+struct OutputPlace {
+  std::string path; // the file the bytes go to
+  bool inPlace = false;
+};
+OutputPlace outputPlace(const std::string &path);
+
 // A unique temporary name beside `path`, for a tool that writes the file
 // itself (ptxas, the host compiler); renameIntoPlace then publishes it.
+// Give it outputPlace(...).path, of an output that is not written in place.
 std::string temporaryBeside(const std::string &path);
 bool renameIntoPlace(const std::string &temp, const std::string &path,
                      std::string &error);

@@ -75,3 +75,6 @@ if unshare and subprocess.run(
         capture_output=True).returncode == 0:
     config.available_features.add("tmpfs")
     config.substitutions.append(("%in_mount_namespace", unshare + " -m"))
+
+if os.geteuid() == 0:
+    config.available_features.add("root")
