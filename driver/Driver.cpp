@@ -10,6 +10,7 @@
 #include "Planner.h"
 #include "Scheduler.h"
 
+#include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
@@ -25,7 +26,6 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
-#include <cstdio>
 #include <sys/statvfs.h>
 #include <unistd.h>
 #include <cstring>
@@ -192,6 +192,12 @@ bool addInstalledGpus(Options &o, const Toolkit &t, std::string &error) {
   return error.empty();
 }
 
+// The directory a file goes to: "." for a name without one.
+std::string directoryOf(const std::string &path) {
+  llvm::StringRef parent = llvm::sys::path::parent_path(path);
+  return parent.empty() ? "." : parent.str();
+}
+
 // -objtemp with -c/-dc/-dw: intermediate files go beside the object, as
 // nvcc's; else "". The object is -o's, else the first input's in -odir.
 std::string objectDirectory(const Options &o) {
@@ -200,8 +206,7 @@ std::string objectDirectory(const Options &o) {
   std::string object = o.output.empty()
                            ? outputFile(o, llvm::sys::path::filename(o.inputs[0]).str())
                            : o.output;
-  llvm::StringRef parent = llvm::sys::path::parent_path(object);
-  return parent.empty() ? "." : parent.str();
+  return directoryOf(object);
 }
 
 // Where intermediate files go: the keep directory, else a directory of the
@@ -392,23 +397,20 @@ private:
   // among others (the assembler's, the linker's).
   static std::string fullFileSystemNote(const std::vector<std::string> &outputs) {
     for (const std::string &out : outputs) {
-      std::string dir = llvm::sys::path::parent_path(out).str();
+      std::string dir = directoryOf(out);
       struct statvfs fs;
-      if (::statvfs(dir.empty() ? "." : dir.c_str(), &fs) == 0 && fs.f_bavail == 0)
-        return "; no space left on the file system holding " +
-               (dir.empty() ? std::string(".") : dir);
+      if (::statvfs(dir.c_str(), &fs) == 0 && fs.f_bavail == 0)
+        return "; no space left on the file system holding " + dir;
     }
     return {};
   }
 
-  // Whether `path` starts with an ELF header (a cubin).
+  // Whether `path` starts with an ELF header (a cubin; -ewp's have an
+  // e_type LLVM does not name).
   static bool isElfFile(const std::string &path) {
-    char magic[4] = {};
-    std::FILE *file = std::fopen(path.c_str(), "rb");
-    if (!file) return false;
-    bool elf = std::fread(magic, 1, 4, file) == 4 && std::memcmp(magic, "\x7f" "ELF", 4) == 0;
-    std::fclose(file);
-    return elf;
+    llvm::file_magic magic;
+    return !llvm::identify_magic(path, magic) &&
+           magic >= llvm::file_magic::elf && magic <= llvm::file_magic::elf_core;
   }
 };
 
@@ -641,16 +643,15 @@ int compile(Options &o, const std::string &self) {
                 graph.temporaries.end())
           continue;
         support::OutputPlace place = support::outputPlace(out);
-        std::string dir = llvm::sys::path::parent_path(place.path).str();
+        std::string dir = directoryOf(place.path);
         std::string why;
         if (place.inPlace) { // /dev/null: the file itself must be writable
           if (::access(place.path.c_str(), W_OK) != 0)
             why = std::strerror(errno);
-        } else if (!dir.empty() && !llvm::sys::fs::is_directory(dir)) {
+        } else if (!llvm::sys::fs::is_directory(dir)) {
           why = "no directory " + dir;
-        } else if (::access(dir.empty() ? "." : dir.c_str(), W_OK | X_OK) != 0) {
-          why = "directory " + (dir.empty() ? std::string(".") : dir) +
-                " is not writable (" + std::strerror(errno) + ")";
+        } else if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+          why = "directory " + dir + " is not writable (" + std::strerror(errno) + ")";
         }
         if (why.empty())
           continue;

@@ -199,8 +199,8 @@ public:
         llvm::consumeError(std::move(err));
         return false;
       }
-      if (startsWithFatbinMagic(buffer->getBuffer())) {
-        if (!scanRegion(buffer->getBuffer(), member, "", false)) {
+      if (startsWithFatbinMagic(bytes)) {
+        if (!scanRegion(bytes, member, "", false)) {
           llvm::consumeError(std::move(err));
           return false;
         }
