@@ -9,6 +9,7 @@
 #include "KernelAttributes.h"
 #include "KernelParams.h"
 #include "LiveRanges.h"
+#include "MemoryAccesses.h"
 #include "SourceInPtx.h"
 #include "SourceRecovery.h"
 #include "VolatileLocals.h"
@@ -491,6 +492,9 @@ bool optimize(llvm::Module &module, llvm::TargetMachine &machine,
   // Volatile locals whose address never escapes stay in registers, as nvcc
   // keeps them (libcu++'s atomic_ref wait loop).
   registerVolatileLocalsPass(builder);
+  // 16-byte copies as vector accesses, WMMA fragments loaded from shared
+  // memory with the shared-space instructions, as in nvcc's PTX.
+  registerMemoryAccessesPass(builder);
   builder.registerModuleAnalyses(mam);
   builder.registerCGSCCAnalyses(cgam);
   builder.registerFunctionAnalyses(fam);
