@@ -8,9 +8,13 @@ class LoopInfo;
 
 namespace mycc::offload {
 
-// Two changes to a function's IR after CodeGenPrepare, both about how many
+// Three changes to a function's IR after CodeGenPrepare, all about how many
 // values a GPU thread keeps live at once (its registers decide how many
 // threads an SM runs):
+//  - a WMMA load or store whose address is a constant offset from a base
+//    computed in another block gets the offset added next to it, where the
+//    access takes it as [base+offset] (as CodeGenPrepare does for loads and
+//    stores), instead of each offset address staying live on its own;
 //  - a cheap value computed from a bit-field extraction ((x >> s) & m and
 //    the integer and address arithmetic on it) whose uses lie in other
 //    blocks is recomputed there, from operands live there anyway, so that

@@ -7,7 +7,10 @@
 //   extern-shared-align.cu) and its 48-byte rows;
 // - WMMA fragments load and store with the shared-space instructions when
 //   their address is in shared memory, with the global-space ones from a
-//   kernel's pointer parameter, instead of generic ones after cvta.
+//   kernel's pointer parameter, instead of generic ones after cvta;
+// - in a loop, fragment addresses at constant offsets from one base keep the
+//   offsets in the instructions ([base+offset], lib/Offload/LiveRanges.cpp)
+//   instead of one register each computed before the loop.
 // RUN: %mycc -arch=sm_90 -ptx %s -o %t.ptx
 // RUN: FileCheck %s < %t.ptx
 // RUN: %cuda_path/bin/ptxas -arch=sm_90 %t.ptx -o %t.cubin
@@ -52,6 +55,25 @@ __global__ void from_global(const half *a, const half *b, float *c) {
   wmma::store_matrix_sync(c, acc, 16, wmma::mem_row_major);
 }
 
+// A K loop over fragments of one warp's rows.
+__global__ void k_loop(float *c, int steps) {
+  extern __shared__ half rows[][4 * 16 + 8];
+  const int warpRow = threadIdx.y * 16;
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> fb;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+  wmma::fill_fragment(acc, 0.0f);
+  for (int s = 0; s < steps; ++s) {
+    for (int kk = 0; kk < 4; ++kk) {
+      wmma::load_matrix_sync(fa, &rows[warpRow][kk * 16], 4 * 16 + 8);
+      wmma::load_matrix_sync(fb, &rows[64 + warpRow][kk * 16], 4 * 16 + 8);
+      wmma::mma_sync(acc, fa, fb, acc);
+    }
+    __syncthreads();
+  }
+  wmma::store_matrix_sync(c, acc, 16, wmma::mem_row_major);
+}
+
 // A float4 assigned.
 __global__ void copy_float4(const float4 *in, float4 *out) { out[threadIdx.x] = in[threadIdx.x]; }
 
@@ -68,6 +90,12 @@ __global__ void copy_float4(const float4 *in, float4 *out) { out[threadIdx.x] = 
 // CHECK: wmma.load.a.sync.aligned.row.m16n16k16.global.f16
 // CHECK: wmma.load.b.sync.aligned.col.m16n16k16.global.f16
 // CHECK: wmma.store.d.sync.aligned.row.m16n16k16.global.f32
+// CHECK: ret;
+// CHECK-LABEL: .entry _Z6k_loopPfi(
+// CHECK: wmma.load.a.sync.aligned.row.m16n16k16.shared.f16 {{.*}}, {{\[}}[[BASE:%r[0-9]+]]{{\]}}, %r
+// CHECK-NEXT: wmma.load.b.sync.aligned.col.m16n16k16.shared.f16 {{.*}}, {{\[}}[[BASE]]+9216{{\]}}, %r
+// CHECK: wmma.load.a.sync.aligned.row.m16n16k16.shared.f16 {{.*}}, {{\[}}[[BASE]]+32{{\]}}, %r
+// CHECK-NEXT: wmma.load.b.sync.aligned.col.m16n16k16.shared.f16 {{.*}}, {{\[}}[[BASE]]+9248{{\]}}, %r
 // CHECK: ret;
 // CHECK-LABEL: .entry _Z11copy_float4PK6float4PS_(
 // CHECK-NOT: ld.global.b64

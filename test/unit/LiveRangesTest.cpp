@@ -255,6 +255,43 @@ TEST_F(LiveRanges, ShortDistancesAreLeftToMachineSinking) {
 // The identity the recomputation rests on: for every shift the original
 // allows (below the width; a larger one makes both poison), every mask and
 // every value, (x >> s) & m == (x & (m << s)) >> s. Exhaustive at 8 bits.
+TEST_F(LiveRanges, WmmaAddressOffsetsMoveNextToTheAccess) {
+  // A GEMM's K loop after LICM: two fragment addresses, constant offsets
+  // from one base, computed before the loop. Each is recomputed next to its
+  // load as base + offset (one i8 GEP, the offsets of both steps added), so
+  // that only the base stays live; the hoisted ones go.
+  Function &f = run(R"(
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.load.a.row.stride.f16.p3(ptr addrspace(3), i32)
+define ptx_kernel void @k(ptr addrspace(3) %tile, i32 %row, i32 %n) {
+entry:
+  %base = getelementptr [72 x half], ptr addrspace(3) %tile, i32 %row
+  %a0 = getelementptr inbounds i8, ptr addrspace(3) %base, i32 2304
+  %a1 = getelementptr inbounds [72 x half], ptr addrspace(3) %a0, i32 0, i32 16
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i1, %loop ]
+  %x = call { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.load.a.row.stride.f16.p3(ptr addrspace(3) %a0, i32 72)
+  %y = call { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.load.a.row.stride.f16.p3(ptr addrspace(3) %a1, i32 72)
+  %i1 = add i32 %i, 1
+  %c = icmp slt i32 %i1, %n
+  br i1 %c, label %loop, label %exit
+exit:
+  ret void
+}
+)");
+  std::vector<std::string> addresses;
+  for (Instruction &i : block(f, "loop"))
+    if (auto *call = dyn_cast<CallInst>(&i); call && call->getCalledFunction()->isIntrinsic())
+      addresses.push_back(print(call->getArgOperand(0)));
+  ASSERT_EQ(addresses.size(), 2u);
+  // (the offset in the address space's index type, i64 in this module)
+  EXPECT_NE(addresses[0].find("getelementptr inbounds i8, ptr addrspace(3) %base, i64 2304"), std::string::npos)
+      << addresses[0];
+  EXPECT_NE(addresses[1].find("getelementptr inbounds i8, ptr addrspace(3) %base, i64 2336"), std::string::npos)
+      << addresses[1];
+  EXPECT_EQ(block(f, "entry").size(), 2u); // %base and the branch
+}
+
 TEST(BitFieldIdentity, HoldsForEveryShiftMaskAndValue) {
   unsigned failures = 0;
   for (unsigned s = 0; s < 8; ++s)
