@@ -618,11 +618,22 @@ std::vector<std::string> undefinedSymbols(const llvm::Module &module) {
 
 } // namespace
 
+// Loop unrolling: NVPTX lets LLVM unroll a loop partially up to a size of a
+// quarter of the full-unroll threshold (75 at -O3), and LLVM peels a loop
+// instead of unrolling it when peeling makes a condition of its body
+// invariant. nvcc's PTX unrolls loops such as a GEMM's global-to-shared
+// staging copy and a stencil's sweep by 4 (more loads in flight) and does
+// not peel them. A threshold of 150 and no peeling give the same unrolling;
+// measured on bench/kernels (docs/performance.md, "Kernel speed"): the WMMA
+// GEMMs and the stencil faster, nothing slower beyond noise. LLVM keeps these
+// options process-wide; in-process host compilation (--host-in-process)
+// sees them too.
 void applyBackendOptions() {
   static std::once_flag once;
   std::call_once(once, [] {
-    const char *argv[] = {"mycc", "--nvptx-short-ptr"};
-    llvm::cl::ParseCommandLineOptions(2, argv);
+    const char *argv[] = {"mycc", "--nvptx-short-ptr", "--unroll-partial-threshold=150",
+                          "--unroll-allow-peeling=false"};
+    llvm::cl::ParseCommandLineOptions(std::size(argv), argv);
   });
 }
 

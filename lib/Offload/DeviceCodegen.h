@@ -64,8 +64,9 @@ struct RelocatableDeviceCode {
 // process-wide: the NVPTX backend's 32-bit pointers to shared, constant and
 // local memory, the data layout frontend::Invocations::device gives Clang
 // (nvcc's PTX addresses shared memory the same way, and ptxas schedules those
-// addresses better). Idempotent; code generation calls it, a multi-threaded
-// caller should call it before its threads start.
+// addresses better); and loop unrolling closer to nvcc's (DeviceCodegen.cpp
+// says why). Idempotent; code generation calls it, a multi-threaded caller
+// should call it before its threads start.
 void applyBackendOptions();
 
 // `cc1` comes from frontend::Invocations::device. Source diagnostics go to
