@@ -6,24 +6,22 @@
 // its per-round time ratios to the first build with a 95% bootstrap interval.
 //
 //   harness [--rounds R] [--keys N] LABEL=PATH.so...   (first LABEL: the reference)
+#include "../common/builds.h"
+#include "../common/stats.h"
+
 #include <cuda_runtime.h>
-#include <dlfcn.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
-#include <random>
 #include <string>
 #include <vector>
 
 namespace {
 
-[[noreturn]] void die(const std::string &message) {
-  std::fprintf(stderr, "harness: %s\n", message.c_str());
-  std::exit(1);
-}
+using bench::die;
 
 void check(cudaError_t err, const char *what) {
   if (err != cudaSuccess) die(std::string(what) + ": " + cudaGetErrorString(err));
@@ -40,27 +38,17 @@ struct Build {
   int (*transform)(const std::uint32_t *, std::uint32_t *, std::size_t, std::uint32_t);
 };
 
-template <typename F> void lookup(void *lib, const std::string &path, const char *name, F &fn) {
-  fn = reinterpret_cast<F>(dlsym(lib, name));
-  if (!fn) die(path + ": no symbol " + name);
-}
-
 Build load(const std::string &spec) {
-  auto eq = spec.find('=');
-  if (eq == std::string::npos || eq == 0) die("expected LABEL=PATH.so, got '" + spec + "'");
+  bench::Library lib = bench::openBuild(spec);
   Build b;
-  b.label = spec.substr(0, eq);
-  std::string path = spec.substr(eq + 1);
-  // RTLD_LOCAL: each build's Thrust and CUB instantiations stay its own.
-  void *lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!lib) die(dlerror());
-  lookup(lib, path, "bench_thrust_sort", b.thrustSort);
-  lookup(lib, path, "bench_cub_sort_temp_bytes", b.cubSortTempBytes);
-  lookup(lib, path, "bench_cub_sort64", b.cubSort64);
-  lookup(lib, path, "bench_cub_sort32", b.cubSort32);
-  lookup(lib, path, "bench_thrust_inclusive_scan", b.inclusiveScan);
-  lookup(lib, path, "bench_thrust_reduce", b.reduce);
-  lookup(lib, path, "bench_thrust_transform", b.transform);
+  b.label = lib.label;
+  bench::lookup(lib, "bench_thrust_sort", b.thrustSort);
+  bench::lookup(lib, "bench_cub_sort_temp_bytes", b.cubSortTempBytes);
+  bench::lookup(lib, "bench_cub_sort64", b.cubSort64);
+  bench::lookup(lib, "bench_cub_sort32", b.cubSort32);
+  bench::lookup(lib, "bench_thrust_inclusive_scan", b.inclusiveScan);
+  bench::lookup(lib, "bench_thrust_reduce", b.reduce);
+  bench::lookup(lib, "bench_thrust_transform", b.transform);
   return b;
 }
 
@@ -69,12 +57,6 @@ std::uint32_t splitmix(std::uint64_t x) {
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
   return std::uint32_t(x ^ (x >> 31));
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 struct Device {
@@ -202,10 +184,7 @@ int main(int argc, char **argv) {
     std::vector<std::vector<double>> us(nb, std::vector<double>(rounds));
     for (int r = 0; r < rounds; ++r) {
       for (std::size_t k = 0; k < nb; ++k) {
-        // Rotate who goes first, and reverse every other round, so no build
-        // always follows the same one.
-        std::size_t i = (r + k) % nb;
-        if (r % 2) i = nb - 1 - i;
+        std::size_t i = bench::turn(r, k, nb);
         p.prepare(d);
         check(cudaDeviceSynchronize(), p.name);
         check(cudaEventRecord(start), "cudaEventRecord");
@@ -217,24 +196,17 @@ int main(int argc, char **argv) {
         us[i][r] = ms * 1000.0;
       }
     }
-    std::mt19937 rng(12345);
     for (std::size_t i = 0; i < nb; ++i) {
       double best = *std::min_element(us[i].begin(), us[i].end());
-      std::printf("%-46s %-6s %10.1f %10.1f", p.name, builds[i].label.c_str(), median(us[i]), best);
+      std::printf("%-46s %-6s %10.1f %10.1f", p.name, builds[i].label.c_str(), bench::median(us[i]), best);
       if (i == 0) {
         std::printf("\n");
         continue;
       }
       std::vector<double> ratio(rounds);
       for (int r = 0; r < rounds; ++r) ratio[r] = us[i][r] / us[0][r];
-      std::vector<double> boot(2000), sample(rounds);
-      std::uniform_int_distribution<int> pick(0, rounds - 1);
-      for (double &m : boot) {
-        for (double &s : sample) s = ratio[pick(rng)];
-        m = median(sample);
-      }
-      std::sort(boot.begin(), boot.end());
-      std::printf(" %8.3f  [%.3f, %.3f]\n", median(ratio), boot[50], boot[1949]);
+      bench::RatioEstimate e = bench::ratioEstimate(ratio);
+      std::printf(" %8.3f  [%.3f, %.3f]\n", e.median, e.low, e.high);
     }
     // The last timed call of the last build must also be right.
     std::string why = p.verify(d);

@@ -20,36 +20,17 @@ mode=${1:-} dir=${2:-}
 arch=${ARCH:-sm_90}
 read -r -a opt <<< "${OPT--O3}"
 
+source "$here/../common/builds.sh"
+
 case $mode in
 build)
   mkdir -p "$dir"
-  mycc=${3:-mycc} nvcc=${4-nvcc} clang=${5-clang++}
-  # A shared library whose own references to Thrust's and CUB's
-  # instantiations bind to its own copies (-Bsymbolic), so that two builds
-  # in one process never call into each other.
-  lib=(-arch="$arch" "${opt[@]}" -std=c++17 --extended-lambda -shared -Xcompiler -fPIC
-       -cudart shared -Xlinker -Bsymbolic)
-  "$mycc" "${lib[@]}" "$here/algorithms.cu" -o "$dir/libalgo.mycc.so"
-  "$mycc" "${opt[@]}" "$here/harness.cpp" -cudart shared -ldl -o "$dir/harness"
-  if [ -n "$nvcc" ] && command -v "$nvcc" > /dev/null; then
-    "$nvcc" "${lib[@]}" "$here/algorithms.cu" -o "$dir/libalgo.nvcc.so"
-  else
-    echo "run.sh: no nvcc, its build is left out" >&2
-  fi
-  if [ -n "$clang" ] && command -v "$clang" > /dev/null; then
-    cuda=${CUDA_HOME:-$(cd "$(dirname "$(command -v "$nvcc" || command -v "$mycc")")/.." && pwd)}
-    "$clang" -x cuda --cuda-path="$cuda" --cuda-gpu-arch="$arch" -Wno-unknown-cuda-version \
-      -Wno-pass-failed -isystem "$cuda/include/cccl" "${opt[@]}" -std=c++17 -fPIC -shared \
-      -Wl,-Bsymbolic "$here/algorithms.cu" -L"$cuda/lib64" -lcudart -o "$dir/libalgo.clang.so"
-  else
-    echo "run.sh: no clang++, its build is left out" >&2
-  fi
+  build_libraries "$here/algorithms.cu" "$dir" libalgo "${3:-mycc}" "${4-nvcc}" "${5-clang++}" \
+    --extended-lambda
+  "${3:-mycc}" "${opt[@]}" "$here/harness.cpp" -cudart shared -ldl -o "$dir/harness"
   ;;
 run)
-  builds=()
-  for tag in nvcc mycc clang; do
-    [ -f "$dir/libalgo.$tag.so" ] && builds+=("$tag=$dir/libalgo.$tag.so")
-  done
+  mapfile -t builds < <(built_libraries "$dir" libalgo)
   # The libraries find libcudart.so next to the harness's.
   "$dir/harness" --rounds "${3:-30}" --keys "${4:-16777216}" "${builds[@]}"
   ;;
