@@ -134,7 +134,10 @@ struct Module {
   const ModuleInfo &moduleInfo() {
     // Under MYCC_FORCE_PTX the registration has run the once-call already.
     std::call_once(infoOnce, [this] {
-      info = describeModuleHere(name, readFatbin(container, containerSize));
+      // The entry headers alone: no image is copied to choose one.
+      FatbinReadOptions headers;
+      headers.payloads = FatbinReadOptions::Payloads::None;
+      info = describeModuleHere(name, readFatbin(container, containerSize, headers));
       if (!info.readError.empty())
         emit("mycc: error: cannot read the fat binary of " + name + ": " +
              info.readError);
@@ -421,7 +424,10 @@ std::string jitThroughCache(Module &m, unsigned sm,
   if (loading && std::string_view(loading) == "EAGER")
     return "JIT cache not used: CUDA_MODULE_LOADING=EAGER loads modules "
            "before their first launch";
-  FatbinReadResult read = readFatbin(m.container, m.containerSize);
+  FatbinReadOptions chosen; // the chosen PTX's payload, no other
+  chosen.payloads = FatbinReadOptions::Payloads::One;
+  chosen.payloadIndex = selection.index;
+  FatbinReadResult read = readFatbin(m.container, m.containerSize, chosen);
   if (!read || selection.index >= read.images.size() ||
       read.images[selection.index].kind != ImageKind::Ptx)
     return "JIT cache not used: the PTX image cannot be read";

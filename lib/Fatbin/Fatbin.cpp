@@ -402,9 +402,10 @@ bool readHeaderString(const uint8_t *entry, uint32_t headerSize,
 }
 
 // Reads the entry at `entry`, which has `room` bytes up to the container's
-// end. Returns the entry's total size, or 0 with `error` set.
-uint64_t readEntry(const uint8_t *entry, uint64_t room, FatbinImage &image,
-                   std::string &error) {
+// end, and its payload when `withPayload`. Returns the entry's total size, or
+// 0 with `error` set.
+uint64_t readEntry(const uint8_t *entry, uint64_t room, bool withPayload,
+                   FatbinImage &image, std::string &error) {
   if (room < kEntryFixedSize) {
     error = "truncated entry header";
     return 0;
@@ -497,6 +498,8 @@ uint64_t readEntry(const uint8_t *entry, uint64_t room, FatbinImage &image,
       return 0;
     }
     payloadBytes = compressedSize;
+  } else if (!withPayload) {
+    // Not a byte of the payload is read.
   } else if (image.kind == ImageKind::Ptx ||
              image.kind == ImageKind::RelocatablePtx) {
     while (payloadBytes && payload[payloadBytes - 1] == 0)
@@ -505,7 +508,8 @@ uint64_t readEntry(const uint8_t *entry, uint64_t room, FatbinImage &image,
     if (uint64_t elfSize = elfFileSize(payload, payloadSize))
       payloadBytes = elfSize; // drop the padding
   }
-  image.payload.assign(reinterpret_cast<const char *>(payload), payloadBytes);
+  if (withPayload)
+    image.payload.assign(reinterpret_cast<const char *>(payload), payloadBytes);
   return headerSize + payloadSize;
 }
 
@@ -537,15 +541,19 @@ FatbinReadResult readFatbin(const uint8_t *data, std::size_t size,
   uint64_t end = container->headerSize + container->fatSize;
   while (offset < end) {
     FatbinImage image;
-    uint64_t entrySize = readEntry(data + offset, end - offset, image,
-                                   result.error);
+    std::size_t index = result.images.size();
+    bool withPayload =
+        options.payloads == FatbinReadOptions::Payloads::All ||
+        (options.payloads == FatbinReadOptions::Payloads::One && index == options.payloadIndex);
+    uint64_t entrySize = readEntry(data + offset, end - offset, withPayload,
+                                   image, result.error);
     if (entrySize == 0) {
       result.error = "entry " + std::to_string(result.images.size()) +
                      " at offset " + hexText(offset) + ": " + result.error;
       result.images.clear();
       return result;
     }
-    if (options.decompress && !(image.flags & kFlagEncodedIr) &&
+    if (withPayload && options.decompress && !(image.flags & kFlagEncodedIr) &&
         !decompressImage(image, result.error)) {
       result.error = "entry " + std::to_string(result.images.size()) +
                      " at offset " + hexText(offset) + ": " + result.error;

@@ -64,6 +64,14 @@ struct FatbinReadOptions {
   // LTO-IR entry flagged 0x10000 (nvcc's encoded IR), which stays as stored
   // with `decompressed` false.
   bool decompress = false;
+  // Which payloads are copied into `payload`: every one, none, or only the
+  // image at `payloadIndex`. Every entry header is read and checked either
+  // way; a payload left out stays empty (`storedSize` still says how large
+  // it is) and is not decoded. The runtime selects an image from the headers
+  // alone and then reads only the one it hands the JIT compiler.
+  enum class Payloads { All, None, One };
+  Payloads payloads = Payloads::All;
+  std::size_t payloadIndex = 0;
 };
 
 FatbinReadResult readFatbin(const uint8_t *data, std::size_t size,

@@ -55,9 +55,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
 
   FatbinReadResult read = readFatbin(container, containerSize);
-  ModuleInfo info = describeModule("fuzz.cu", read);
-  if (!read && info.readError.empty())
+  // The runtime selects from the headers alone: they must describe the
+  // module as the whole read does.
+  FatbinReadOptions headersOnly;
+  headersOnly.payloads = FatbinReadOptions::Payloads::None;
+  FatbinReadResult headers = readFatbin(container, containerSize, headersOnly);
+  ModuleInfo info = describeModule("fuzz.cu", headers);
+  if (!headers && info.readError.empty())
     std::abort();
+  if (bool(read) != bool(headers) || read.images.size() != headers.images.size())
+    std::abort(); // a whole read and a headers-only read disagree on what is valid
+  for (std::size_t i = 0; i < read.images.size(); ++i)
+    if (read.images[i].kind != headers.images[i].kind ||
+        read.images[i].arch.sm != headers.images[i].arch.sm ||
+        read.images[i].arch.suffix != headers.images[i].arch.suffix)
+      std::abort();
   info.ptxJitDisabled = mode & 8;
   if (mode & 16) { // MYCC_FORCE_PTX, as registerModule applies it
     std::string why;

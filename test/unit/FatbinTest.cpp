@@ -483,6 +483,39 @@ TEST(FatbinReader, RejectsBadEntryHeaders) {
   EXPECT_NE(readError(options).find("options"), std::string::npos);
 }
 
+TEST(FatbinReader, PayloadsCanBeLeftOut) {
+  // The runtime selects from the headers alone, then reads one payload.
+  Bytes bytes = sample();
+  FatbinReadResult all = read(bytes);
+  ASSERT_TRUE(all) << all.error;
+  ASSERT_EQ(all.images.size(), 2u);
+  FatbinReadOptions options;
+  options.payloads = FatbinReadOptions::Payloads::None;
+  FatbinReadResult headers = readFatbin(bytes.data(), bytes.size(), options);
+  ASSERT_TRUE(headers) << headers.error;
+  ASSERT_EQ(headers.images.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(headers.images[i].kind, all.images[i].kind);
+    EXPECT_EQ(headers.images[i].arch.sm, all.images[i].arch.sm);
+    EXPECT_EQ(headers.images[i].versionMajor, all.images[i].versionMajor);
+    EXPECT_EQ(headers.images[i].options, all.images[i].options);
+    EXPECT_EQ(headers.images[i].storedSize, all.images[i].storedSize);
+    EXPECT_TRUE(headers.images[i].payload.empty());
+  }
+  options.payloads = FatbinReadOptions::Payloads::One;
+  options.payloadIndex = 1;
+  FatbinReadResult one = readFatbin(bytes.data(), bytes.size(), options);
+  ASSERT_TRUE(one) << one.error;
+  EXPECT_TRUE(one.images[0].payload.empty());
+  EXPECT_EQ(one.images[1].payload, all.images[1].payload);
+  // Leaving the payloads out checks every header all the same.
+  options.payloads = FatbinReadOptions::Payloads::None;
+  for (std::size_t size = 0; size < bytes.size(); ++size) {
+    Bytes cut(bytes.begin(), bytes.begin() + size);
+    EXPECT_NE(readFatbin(cut.data(), cut.size(), options).error, "") << size;
+  }
+}
+
 TEST(FatbinReader, RejectsEveryTruncation) {
   Bytes bytes = sample();
   for (std::size_t size = 0; size < bytes.size(); ++size) {
