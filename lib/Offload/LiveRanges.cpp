@@ -14,6 +14,7 @@
 // equal for every shift the original allows, and ptxas keeps it apart.
 // docs/performance.md has the measurements.
 #include "LiveRanges.h"
+#include "MemoryAccesses.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -167,16 +168,6 @@ BasicBlock *useBlock(const Use &use) {
   return user->getParent();
 }
 
-// A WMMA load or store: llvm.nvvm.wmma.<shape>.{load,store}.*, whose first
-// operand is the address.
-bool isWmmaMemoryAccess(const CallInst &call) {
-  const Function *callee = call.getCalledFunction();
-  if (!callee || !callee->isIntrinsic()) return false;
-  StringRef name = callee->getName();
-  return name.starts_with("llvm.nvvm.wmma.") &&
-         (name.contains(".load.") || name.contains(".store."));
-}
-
 // Each WMMA access whose address is a constant offset from a base computed
 // in another block gets the offset recomputed next to it, where instruction
 // selection folds it into the access ([base+offset]): only the base stays
@@ -192,7 +183,7 @@ bool foldWmmaAddressOffsets(Function &function) {
   for (BasicBlock &block : function)
     for (Instruction &inst : block) {
       auto *call = dyn_cast<CallInst>(&inst);
-      if (!call || !isWmmaMemoryAccess(*call) || call->arg_size() == 0) continue;
+      if (!call || !isWmmaMemoryAccess(*call)) continue;
       auto *gep = dyn_cast<GetElementPtrInst>(call->getArgOperand(0));
       if (!gep || gep->getParent() == &block) continue;
       // Through constant-offset steps to the base.

@@ -24,23 +24,23 @@
 //   not even look at an address only such a call uses. Here the call takes
 //   the intrinsic of the space its address is computed from, on a cast back
 //   to that space, and InferAddressSpaces, run next, folds the cast into
-//   the computation. The LLVM change
-//   that makes this unnecessary: those two hooks covering the WMMA
-//   intrinsics (as they cover ldu/ldg and the prefetches).
+//   the computation. The LLVM change that makes this unnecessary: those two
+//   hooks covering the WMMA intrinsics (as they cover ldu/ldg and the
+//   prefetches).
 #include "MemoryAccesses.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Function.h"
-#include "llvm/Transforms/Utils/Local.h"
-#include "llvm/IR/Operator.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/Scalar/InferAddressSpaces.h"
+#include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
 
@@ -66,17 +66,6 @@ bool widenable(MemTransferInst &copy, const DataLayout &layout) {
   copy.setDestAlignment(dest);
   copy.setSourceAlignment(source);
   return dest >= Align(16) && source >= Align(16);
-}
-
-// A WMMA fragment load or store: llvm.nvvm.wmma.<shape>.{load,store}.*,
-// whose first operand is the address.
-bool isWmmaMemoryAccess(const CallInst &call) {
-  const Function *callee = call.getCalledFunction();
-  if (!callee || !callee->isIntrinsic()) return false;
-  StringRef name = callee->getName();
-  return name.starts_with("llvm.nvvm.wmma.") &&
-         (name.contains(".load.") || name.contains(".store.")) &&
-         call.arg_size() > 0 && call.getArgOperand(0)->getType()->isPointerTy();
 }
 
 // The address space a generic pointer points into, from how it was
@@ -119,6 +108,15 @@ unsigned specificSpace(const Value *pointer, SmallPtrSetImpl<const Value *> &see
 }
 
 } // namespace
+
+bool isWmmaMemoryAccess(const CallInst &call) {
+  const Function *callee = call.getCalledFunction();
+  if (!callee || !callee->isIntrinsic()) return false;
+  StringRef name = callee->getName();
+  return name.starts_with("llvm.nvvm.wmma.") &&
+         (name.contains(".load.") || name.contains(".store.")) &&
+         call.arg_size() > 0 && call.getArgOperand(0)->getType()->isPointerTy();
+}
 
 bool widenAlignedCopies(Function &function) {
   SmallVector<MemTransferInst *, 8> copies;

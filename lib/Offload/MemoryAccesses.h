@@ -5,11 +5,16 @@
 #include "llvm/IR/PassManager.h"
 
 namespace llvm {
+class CallInst;
 class Function;
 class PassBuilder;
 } // namespace llvm
 
 namespace mycc::offload {
+
+// A WMMA fragment load or store (llvm.nvvm.wmma.<shape>.{load,store}.*),
+// whose first operand is the address.
+bool isWmmaMemoryAccess(const llvm::CallInst &call);
 
 // Replaces each llvm.memcpy/llvm.memmove of a constant size that is a
 // multiple of 16 bytes, up to 128, between pointers both 16-byte aligned,
