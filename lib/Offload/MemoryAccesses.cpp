@@ -52,15 +52,20 @@ constexpr unsigned kGeneric = 0, kGlobal = 1, kShared = 3;
 // Larger copies are NVPTX's LowerAggrCopies' (a loop) as before.
 constexpr uint64_t kMaxWidenedBytes = 128;
 
+// A copy whose kind and size allow widening: not volatile, a constant
+// multiple of 16 bytes up to kMaxWidenedBytes (alignment aside).
+bool widenableSize(const MemTransferInst &copy) {
+  auto *length = dyn_cast<ConstantInt>(copy.getLength());
+  if (copy.isVolatile() || !length) return false;
+  uint64_t bytes = length->getZExtValue();
+  return bytes != 0 && bytes % 16 == 0 && bytes <= kMaxWidenedBytes;
+}
+
 // Raises the copy's alignments to what its addresses are known to have
 // (Clang gives `*(int4 *)&tile[r][c] = ...` the alignment of `tile`'s
 // element type, not of int4); then whether it is one to widen.
 bool widenable(MemTransferInst &copy, const DataLayout &layout) {
-  if (copy.isVolatile()) return false;
-  auto *length = dyn_cast<ConstantInt>(copy.getLength());
-  if (!length) return false;
-  uint64_t bytes = length->getZExtValue();
-  if (bytes == 0 || bytes % 16 || bytes > kMaxWidenedBytes) return false;
+  if (!widenableSize(copy)) return false;
   Align dest = std::max(copy.getDestAlign().valueOrOne(), getKnownAlignment(copy.getRawDest(), layout));
   Align source = std::max(copy.getSourceAlign().valueOrOne(), getKnownAlignment(copy.getRawSource(), layout));
   copy.setDestAlignment(dest);
@@ -194,9 +199,7 @@ PreservedAnalyses MemoryAccessesPass::run(Function &function,
   bool candidates = false;
   for (Instruction &i : instructions(function)) {
     if (auto *copy = dyn_cast<MemTransferInst>(&i)) {
-      auto *length = dyn_cast<ConstantInt>(copy->getLength());
-      candidates |= !copy->isVolatile() && length && length->getZExtValue() % 16 == 0 &&
-                    length->getZExtValue() <= kMaxWidenedBytes;
+      candidates |= widenableSize(*copy);
     } else if (auto *call = dyn_cast<CallInst>(&i)) {
       candidates |= isWmmaMemoryAccess(*call);
     }
