@@ -19,14 +19,14 @@ CCCL Thrust examples, the CUTLASS examples).
 """
 import argparse
 import os
-import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run import ROOT, cuda_path  # the same toolkit as bench/compile_time/run.py
 
 # name: (project, file in it, its project's flags, include dirs in it, nvcc-only flags)
 GGML_FLAGS = ["-DGGML_BACKEND_BUILD", "-DGGML_BACKEND_SHARED", "-DGGML_CUDA_PEER_MAX_BATCH_SIZE=128",
@@ -50,15 +50,6 @@ TARGETS = {
     "one": ["sm_90"],
     "three": ["sm_80", "sm_86", "sm_90"],
 }
-
-
-def cuda_path():
-    if os.environ.get("CUDA_PATH"):
-        return os.environ["CUDA_PATH"]
-    nvcc = shutil.which("nvcc")
-    if nvcc:
-        return os.path.dirname(os.path.dirname(os.path.realpath(nvcc)))
-    return "/usr/local/cuda"
 
 
 def gencode(archs):

@@ -79,6 +79,8 @@ int main(int argc, char **argv) {
   check(cudaEventCreate(&stop), "cudaEventCreate");
   bool failed = false;
   const std::size_t nb = builds.size();
+  std::vector<std::string> labels;
+  for (const Build &b : builds) labels.push_back(b.label);
   std::vector<double> logRatioSum(nb, 0.0);
   int measured = 0;
   char why[256];
@@ -111,25 +113,16 @@ int main(int argc, char **argv) {
         us[i][r] = ms * 1000.0 / launches;
       }
     }
-    for (std::size_t i = 0; i < nb; ++i) {
-      const BenchCase &bc = builds[i].cases[c];
+    for (const Build &b : builds) {
+      const BenchCase &bc = b.cases[c];
       if (bc.verify(why, sizeof why)) {
-        std::printf("FAIL %s built by %s (after the timed rounds): %s\n", name, builds[i].label.c_str(), why);
+        std::printf("FAIL %s built by %s (after the timed rounds): %s\n", name, b.label.c_str(), why);
         failed = true;
       }
       bc.teardown();
-      double best = *std::min_element(us[i].begin(), us[i].end());
-      std::printf("%-24s %-6s %12.1f %12.1f", name, builds[i].label.c_str(), bench::median(us[i]), best);
-      if (i == 0) {
-        std::printf("\n");
-        continue;
-      }
-      std::vector<double> ratio(rounds);
-      for (int r = 0; r < rounds; ++r) ratio[r] = us[i][r] / us[0][r];
-      bench::RatioEstimate e = bench::ratioEstimate(ratio);
-      logRatioSum[i] += std::log(e.median);
-      std::printf(" %8.3f  [%.3f, %.3f]\n", e.median, e.low, e.high);
     }
+    std::vector<double> ratios = bench::printRows(name, 24, 12, labels, us);
+    for (std::size_t i = 1; i < nb; ++i) logRatioSum[i] += std::log(ratios[i]);
     ++measured;
   }
   for (std::size_t i = 1; i < nb && measured; ++i)

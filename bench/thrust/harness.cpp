@@ -169,6 +169,8 @@ int main(int argc, char **argv) {
   check(cudaEventCreate(&stop), "cudaEventCreate");
   bool failed = false;
   const std::size_t nb = builds.size();
+  std::vector<std::string> labels;
+  for (const Build &b : builds) labels.push_back(b.label);
   for (const Phase &p : phases) {
     // Warm-up call of each build, checked.
     for (const Build &b : builds) {
@@ -196,18 +198,7 @@ int main(int argc, char **argv) {
         us[i][r] = ms * 1000.0;
       }
     }
-    for (std::size_t i = 0; i < nb; ++i) {
-      double best = *std::min_element(us[i].begin(), us[i].end());
-      std::printf("%-46s %-6s %10.1f %10.1f", p.name, builds[i].label.c_str(), bench::median(us[i]), best);
-      if (i == 0) {
-        std::printf("\n");
-        continue;
-      }
-      std::vector<double> ratio(rounds);
-      for (int r = 0; r < rounds; ++r) ratio[r] = us[i][r] / us[0][r];
-      bench::RatioEstimate e = bench::ratioEstimate(ratio);
-      std::printf(" %8.3f  [%.3f, %.3f]\n", e.median, e.low, e.high);
-    }
+    bench::printRows(p.name, 46, 10, labels, us);
     // The last timed call of the last build must also be right.
     std::string why = p.verify(d);
     if (!why.empty()) {
