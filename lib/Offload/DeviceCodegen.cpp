@@ -12,6 +12,7 @@
 #include "MemoryAccesses.h"
 #include "SourceInPtx.h"
 #include "SourceRecovery.h"
+#include "Unrolling.h"
 #include "VolatileLocals.h"
 
 #include "clang/Basic/SourceManager.h"
@@ -495,6 +496,9 @@ bool optimize(llvm::Module &module, llvm::TargetMachine &machine,
   // 16-byte copies as vector accesses, WMMA fragments loaded from shared
   // memory with the shared-space instructions, as in nvcc's PTX.
   registerMemoryAccessesPass(builder);
+  // Loops unrolled where nvcc unrolls them: past thread-local inline
+  // assembly, and with a trip count that takes a division.
+  registerUnrollingPass(builder);
   builder.registerModuleAnalyses(mam);
   builder.registerCGSCCAnalyses(cgam);
   builder.registerFunctionAnalyses(fam);
