@@ -107,6 +107,7 @@ offload::PtxasOptions ptxasOptions(const Options &o) {
   p.extensibleWholeProgram = o.extensibleWholeProgram;
   p.entries = o.entries;
   p.extraOptions = o.xptxas;
+  p.splitCompile = o.splitCompile;
   return p;
 }
 

@@ -31,6 +31,8 @@ std::vector<std::string> ptxasCommand(const PtxasJob &job) {
       list += (list.empty() ? "" : ",") + entry;
     cmd.push_back("-e=" + list);
   }
+  if (job.options.splitCompile != 1)
+    cmd.push_back("-split-compile=" + std::to_string(job.options.splitCompile));
   cmd.insert(cmd.end(), {"-arch=" + job.gpuName, "-m64"});
   if (job.options.resourceUsage) cmd.push_back("-v");
   if (!job.options.fastCompile.empty())

@@ -30,6 +30,10 @@ struct PtxasOptions {
   // -Ofc: ptxas's --Ofast-compile=<level>; not among the JIT's options (as
   // nvcc 13.0, measured). Empty: not given.
   std::string fastCompile;
+  // -split-compile N: ptxas's -split-compile=N (threads; 0: one per CPU),
+  // as nvcc 13.0 passes it (measured with --dryrun); 1: not given. Not among
+  // the JIT's options.
+  unsigned splitCompile = 1;
 };
 
 struct PtxasJob {
