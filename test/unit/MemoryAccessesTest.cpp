@@ -2,15 +2,14 @@
 // copies become 16-byte vector accesses, and which WMMA loads and stores
 // move to the intrinsic of their address space.
 #include "MemoryAccesses.h"
+#include "ParseIr.h"
 
-#include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
-#include "llvm/Support/SourceMgr.h"
 
 #include <gtest/gtest.h>
 
@@ -24,13 +23,7 @@ namespace {
 class MemoryAccesses : public ::testing::Test {
 protected:
   Function &parse(const std::string &ir) {
-    SMDiagnostic diag;
-    module = parseAssemblyString(ir, diag, context);
-    if (!module) {
-      ADD_FAILURE() << diag.getMessage().str();
-      std::abort();
-    }
-    return *module->getFunction("k");
+    return mycc::test::parseFunction(context, module, ir);
   }
   void expectValid() { EXPECT_FALSE(verifyModule(*module, &errs())); }
 

@@ -1,19 +1,18 @@
 // Unrolling where nvcc unrolls (lib/Offload/Unrolling.h): which inline
 // assembly loses `convergent`, and which loops get an unroll count.
 #include "Unrolling.h"
+#include "ParseIr.h"
 
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
-#include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Support/SourceMgr.h"
 
 #include <gtest/gtest.h>
 
@@ -52,13 +51,7 @@ TEST(ThreadLocalPtx, CollectiveOrUnknownStaysConvergent) {
 class Unrolling : public ::testing::Test {
 protected:
   Function &parse(const std::string &ir) {
-    SMDiagnostic diag;
-    module = parseAssemblyString(ir, diag, context);
-    if (!module) {
-      ADD_FAILURE() << diag.getMessage().str();
-      std::abort();
-    }
-    return *module->getFunction("k");
+    return mycc::test::parseFunction(context, module, ir);
   }
 
   // The count each loop of @k would get, in the order of their headers.
