@@ -635,7 +635,9 @@ std::vector<std::string> undefinedSymbols(const llvm::Module &module) {
 void applyBackendOptions() {
   static std::once_flag once;
   std::call_once(once, [] {
-    const char *argv[] = {"mycc", "--nvptx-short-ptr", "--unroll-partial-threshold=150",
+    std::string threshold =
+        "--unroll-partial-threshold=" + std::to_string(kPartialUnrollThreshold);
+    const char *argv[] = {"mycc", "--nvptx-short-ptr", threshold.c_str(),
                           "--unroll-allow-peeling=false"};
     llvm::cl::ParseCommandLineOptions(std::size(argv), argv);
   });

@@ -92,24 +92,15 @@ std::string withoutComments(StringRef text) {
   return out;
 }
 
-// Whether a loop carries unroll metadata of its own (a pragma, or unrolled
-// already).
+// Whether a loop carries unroll metadata of its own: a pragma, unrolled
+// already, runtime unrolling or all transformations disabled.
 bool hasUnrollMetadata(const Loop &loop) {
-  MDNode *id = loop.getLoopID();
-  if (!id) return false;
-  for (const MDOperand &op : llvm::drop_begin(id->operands()))
-    if (auto *node = dyn_cast<MDNode>(op.get()))
-      if (node->getNumOperands() > 0)
-        if (auto *name = dyn_cast<MDString>(node->getOperand(0).get()))
-          if (name->getString().starts_with("llvm.loop.unroll.")) return true;
-  return false;
+  return hasUnrollTransformation(&loop) != TM_Unspecified ||
+         findOptionMDForLoop(&loop, "llvm.loop.unroll.runtime.disable");
 }
 
 // nvcc's factor for such loops.
 constexpr unsigned kRuntimeUnrollCount = 4;
-// The largest unrolled body: the partial-unrolling threshold mycc gives
-// LLVM (applyBackendOptions, DeviceCodegen.cpp).
-constexpr unsigned kUnrolledSizeLimit = 150;
 
 } // namespace
 
@@ -187,8 +178,9 @@ unsigned runtimeUnrollCount(const Loop &loop, ScalarEvolution &scalars,
                                     SCEVCheapExpansionBudget, &costs,
                                     entry->getTerminator()))
     return 0;
-  // Small, with a load to overlap, nothing convergent (a remainder loop
-  // would be illegal) and no call but inline assembly.
+  // Small (unrolled, within the partial-unrolling threshold), with a load
+  // to overlap, nothing convergent (a remainder loop would be illegal) and
+  // no call but inline assembly.
   bool loads = false;
   InstructionCost size = 0;
   for (BasicBlock *block : loop.blocks())
@@ -202,7 +194,7 @@ unsigned runtimeUnrollCount(const Loop &loop, ScalarEvolution &scalars,
       size += costs.getInstructionCost(&i, TargetTransformInfo::TCK_CodeSize);
     }
   if (!loads || !size.isValid() ||
-      size.getValue() * kRuntimeUnrollCount > kUnrolledSizeLimit)
+      size.getValue() * kRuntimeUnrollCount > kPartialUnrollThreshold)
     return 0;
   return kRuntimeUnrollCount;
 }

@@ -14,6 +14,11 @@ class TargetTransformInfo;
 
 namespace mycc::offload {
 
+// The largest body LLVM unrolls partially, as mycc sets it
+// (applyBackendOptions, DeviceCodegen.cpp); the runtime unrolling below
+// keeps to it too.
+constexpr unsigned kPartialUnrollThreshold = 150;
+
 // Whether PTX inline assembly is made only of instructions that act on
 // their own thread (arithmetic, conversions, moves, loads, stores, atomics):
 // nothing a warp or block executes together (bar, shfl, vote, mma, ...), no
