@@ -83,7 +83,7 @@ int runProgram(const std::string &command, const Options &o) {
   std::string line = command;
   for (const std::string &arg : o.runArgs) line += " " + arg;
   if (o.verbose || o.dryrun)
-    (o.dryrun ? llvm::outs() : llvm::errs()) << "#$ " << line << "\n";
+    llvm::errs() << "#$ " << line << "\n";
   if (o.dryrun) return 0;
   llvm::outs().flush();
   llvm::errs().flush();
@@ -563,19 +563,20 @@ bool walkPlan(Graph &graph, const std::string &dir, bool ownDir,
 }
 
 // --dryrun: the jobs' commands, in plan order, which a shell can replay
-// (the temporary directory made first and removed last, as a run does).
+// (the temporary directory made first and removed last, as a run does), on
+// standard error as nvcc prints them (sccache reads them there).
 bool printDryrun(Graph &graph, const Toolkit &t, const std::string &dir,
                  bool ownDir, std::string &error) {
   bool temporaries = !graph.temporaries.empty();
   if (temporaries)
-    llvm::outs() << "#$ " << frontend::formatCommand("mkdir", {"-p", dir})
+    llvm::errs() << "#$ " << frontend::formatCommand("mkdir", {"-p", dir})
                  << "\n";
   auto print = [&](const Job &job) {
-    llvm::outs() << "#$ " << commandText(job, t) << "\n";
+    llvm::errs() << "#$ " << commandText(job, t) << "\n";
   };
   if (!walkPlan(graph, dir, ownDir, print, error)) return false;
   if (temporaries && ownDir)
-    llvm::outs() << "#$ " << frontend::formatCommand("rm", {"-rf", dir})
+    llvm::errs() << "#$ " << frontend::formatCommand("rm", {"-rf", dir})
                  << "\n";
   return true;
 }
@@ -597,8 +598,7 @@ bool cleanTargets(Graph &graph, const Options &o, const std::string &dir,
   if (!walkPlan(graph, dir, ownDir, collect, error)) return false;
   for (const std::string &file : made) {
     if (o.dryrun || o.verbose)
-      (o.dryrun ? llvm::outs() : llvm::errs())
-          << "#$ " << frontend::formatCommand("rm", {file}) << "\n";
+      llvm::errs() << "#$ " << frontend::formatCommand("rm", {file}) << "\n";
     if (!o.dryrun) llvm::sys::fs::remove(file);
   }
   return true;
@@ -618,7 +618,7 @@ int compile(Options &o, const std::string &self) {
   // Like nvcc, the environment comes before the jobs, and before an input
   // is rejected: CMake runs `mycc -v __cmake_determine_cuda` only to read it.
   if (o.verbose || o.dryrun)
-    printEnvironment(o.dryrun ? llvm::outs() : llvm::errs(), t);
+    printEnvironment(llvm::errs(), t);
   Graph graph;
   std::unique_ptr<InputProbe> probe = fileSystemProbe();
   if (!planGraph(o, t, tempDir, *probe, graph, error)) {

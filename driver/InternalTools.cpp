@@ -35,7 +35,7 @@ const char *const kValued[] = {"-o",     "-arch",  "-ptx-target", "-source",
                                "-embedded-fatbin", "-link-stub", "-fatbin-c",
                                "-register", "-compress-ptx", "-compress-elf",
                                "-jump-table-density", "-reloc-ptx-from",
-                               "-ident"};
+                               "-ident", "-fatbin-text", "-module-id-file"};
 
 bool isValued(llvm::StringRef option) {
   return std::find(std::begin(kValued), std::end(kValued), option) !=
@@ -149,10 +149,22 @@ bool lowerHost(const ToolArgs &args, llvm::raw_ostream &diag,
                                 : args.has("-Wmissing-launch-bounds") ? Warn::Warn
                                                                       : Warn::Off;
   options.relfatbin = args.get("-relfatbin");
+  options.fatbinText = args.get("-fatbin-text");
   if (!lowering::lowerHostUnit(*ci, args.get("-source"), options, unit)) {
     error.clear(); // the diagnostics say why
     return false;
   }
+  // nvcc's cudafe++ writes the unit's module id beside the lowered unit; a
+  // compiler cache keeps it as the step's result (the plan with --keep).
+  std::string moduleId = args.get("-module-id-file");
+  if (!moduleId.empty() &&
+      !writeFileAtomic(moduleId,
+                       (options.unitId.empty()
+                            ? llvm::sys::path::filename(args.get("-source")).str()
+                            : options.unitId) +
+                           "\n",
+                       error))
+    return false;
   return writeFileAtomic(args.get("-o"), unit.text, error);
 }
 
@@ -253,6 +265,48 @@ std::string embeddedFatbinText(const std::string &fatbinFile,
          "(void**)__cudaPrelinkedFatbins }; }\n";
 }
 
+// A unit's fat binary as assembler data in C text, for the lowered unit to
+// include (-fatbin-text, the plan with --keep): the bytes themselves, so
+// that the host compiler's preprocessed text, which a compiler cache
+// hashes, changes with them. The including unit names the section and the
+// label (__MYCC_FATBIN_SECTION, __MYCC_FATBIN_LABEL); .quad lines cost the
+// host compiler and the assembler far less than an array initialiser.
+std::string fatbinAsmText(const std::vector<uint8_t> &bytes) {
+  std::string text =
+      "/* mycc: a fat binary's bytes (docs/build-systems.md, \"sccache\") */\n"
+      "__asm__(\".pushsection \" __MYCC_FATBIN_SECTION "
+      "\",\\\"a\\\",@progbits\\n.balign 8\\n\" __MYCC_FATBIN_LABEL "
+      "\":\\n\"\n";
+  text.reserve(text.size() + bytes.size() * 5 / 2 + 64);
+  static const char digits[] = "0123456789abcdef";
+  std::size_t full = bytes.size() / 8 * 8, i = 0;
+  while (i < full) {
+    text += "\".quad ";
+    for (int word = 0; word < 8 && i < full; ++word, i += 8) {
+      if (word) text += ',';
+      uint64_t v = 0;
+      for (int b = 7; b >= 0; --b) v = v << 8 | bytes[i + b];
+      text += "0x";
+      char hex[16];
+      int n = 0;
+      do {
+        hex[n++] = digits[v & 15];
+        v >>= 4;
+      } while (v);
+      while (n) text += hex[--n];
+    }
+    text += "\\n\"\n";
+  }
+  if (i < bytes.size()) {
+    text += "\".byte ";
+    for (; i < bytes.size(); ++i)
+      text += std::to_string(bytes[i]) + (i + 1 < bytes.size() ? "," : "");
+    text += "\\n\"\n";
+  }
+  text += "\".popsection\\n\");\n";
+  return text;
+}
+
 // -compress-ptx/-compress-elf: zstd-<level> or lz4.
 bool compressionScheme(const ToolArgs &args, const char *option,
                        FatbinImage &image, std::string &error) {
@@ -319,6 +373,9 @@ bool bundle(const ToolArgs &args, llvm::raw_ostream &, std::string &error) {
       }
   }
   std::vector<uint8_t> fatbin = writeFatbin(images);
+  if (!args.get("-fatbin-text").empty() &&
+      !writeFileAtomic(args.get("-fatbin-text"), fatbinAsmText(fatbin), error))
+    return false;
   if (!args.get("-embedded-fatbin").empty() &&
       !writeFileAtomic(args.get("-embedded-fatbin"),
                        embeddedFatbinText(args.get("-o"), fatbin.size()), error))
@@ -671,12 +728,113 @@ InternalCommand &InternalCommand::cc1(const std::vector<std::string> &args) {
   return *this;
 }
 
+namespace {
+
+const char *const kStepTools[][2] = {{"cicc", "compile-device"},
+                                     {"cudafe++", "lower-host"},
+                                     {"fatbinary", "bundle"}};
+
+const char *toolOfStep(llvm::StringRef program) {
+  llvm::StringRef name = llvm::sys::path::filename(program);
+  for (const auto &step : kStepTools)
+    if (name == step[0]) return step[1];
+  return nullptr;
+}
+
+const char *stepOfTool(llvm::StringRef tool) {
+  for (const auto &step : kStepTools)
+    if (tool == step[1]) return step[0];
+  return nullptr;
+}
+
+// Removes `option <value>` (the last one) from `words`; its value, or "".
+std::string takeValued(std::vector<std::string> &words, llvm::StringRef option) {
+  for (size_t i = words.size(); i-- > 0;)
+    if (words[i] == option && i + 1 < words.size()) {
+      std::string value = words[i + 1];
+      words.erase(words.begin() + i, words.begin() + i + 2);
+      return value;
+    }
+  return {};
+}
+
+} // namespace
+
+bool isNvccStepName(const std::string &program) {
+  return toolOfStep(program) != nullptr;
+}
+
+std::vector<std::string> spellAsNvccStep(const Toolkit &t,
+                                         const std::vector<std::string> &argv,
+                                         const std::string &input,
+                                         const std::string &moduleIdFile) {
+  const char *step = argv.size() >= 3 ? stepOfTool(argv[2]) : nullptr;
+  if (!step) return argv;
+  std::vector<std::string> out{t.prefix + "/libexec/mycc/" + step};
+  if (argv[2] == "bundle") {
+    out.insert(out.end(), argv.begin() + 3, argv.end());
+    return out;
+  }
+  auto dashes = std::find(argv.begin() + 3, argv.end(), "--");
+  std::vector<std::string> options(argv.begin() + 3, dashes), cc1;
+  if (dashes != argv.end()) cc1.assign(dashes + 1, argv.end());
+  std::string output = takeValued(options, "-o");
+  takeValued(cc1, "-o"); // Clang's own output name, which the tools ignore
+  // The input: the last word naming it (-main-file-name may name it too).
+  for (size_t i = cc1.size(); i-- > 0;)
+    if (cc1[i] == input) {
+      cc1.erase(cc1.begin() + i);
+      break;
+    }
+  out.insert(out.end(), options.begin(), options.end());
+  out.push_back("--");
+  out.insert(out.end(), cc1.begin(), cc1.end());
+  if (argv[2] == "compile-device") {
+    out.insert(out.end(), {input, "-o", output});
+  } else {
+    out.insert(out.end(), {"--gen_c_file_name", output});
+    if (!moduleIdFile.empty())
+      out.insert(out.end(), {"--module_id_file_name", moduleIdFile});
+    out.push_back(input);
+  }
+  return out;
+}
+
+std::vector<std::string> internalFormOf(const std::vector<std::string> &argv) {
+  const char *tool = argv.empty() ? nullptr : toolOfStep(argv[0]);
+  if (!tool) return argv;
+  std::vector<std::string> words(argv.begin() + 1, argv.end());
+  std::vector<std::string> out{argv[0], "-cc1", tool};
+  if (llvm::StringRef(tool) == "bundle") {
+    out.insert(out.end(), words.begin(), words.end());
+    return out;
+  }
+  // What cicc and cudafe++ write is named anywhere on their line (a cache
+  // moves the names); the input stays last, Clang's input.
+  std::string output = llvm::StringRef(tool) == "compile-device"
+                           ? takeValued(words, "-o")
+                           : takeValued(words, "--gen_c_file_name");
+  std::string moduleId = takeValued(words, "--module_id_file_name");
+  takeValued(words, "--stub_file_name");
+  // A cache adds nvcc's --gen_module_id_file beside --module_id_file_name
+  // (writing the file is what the name asks of mycc's step already).
+  words.erase(std::remove(words.begin(), words.end(), "--gen_module_id_file"),
+              words.end());
+  auto dashes = std::find(words.begin(), words.end(), "--");
+  out.insert(out.end(), words.begin(), dashes);
+  if (!output.empty()) out.insert(out.end(), {"-o", output});
+  if (!moduleId.empty()) out.insert(out.end(), {"-module-id-file", moduleId});
+  out.insert(out.end(), dashes, words.end());
+  return out;
+}
+
 bool isInternalCommand(const std::vector<std::string> &argv,
                        const std::string &self) {
   return argv.size() >= 3 && argv[0] == self && argv[1] == "-cc1";
 }
 
-void prepareInternalTool(const std::vector<std::string> &argv) {
+void prepareInternalTool(const std::vector<std::string> &stepOrTool) {
+  std::vector<std::string> argv = internalFormOf(stepOrTool);
   offload::applyBackendOptions();
   // Clang's device invocations carry backend options (-mllvm); LLVM keeps
   // them process-wide, so they are parsed once.
@@ -694,7 +852,7 @@ void prepareInternalTool(const std::vector<std::string> &argv) {
 bool runInternalTool(const std::vector<std::string> &argv,
                      llvm::raw_ostream &diagnostics, std::string &error) {
   ToolArgs args;
-  if (!parseToolArgs(argv, args, error)) return false;
+  if (!parseToolArgs(internalFormOf(argv), args, error)) return false;
   auto it = tools().find(args.tool);
   if (it == tools().end()) {
     error = "-cc1: unknown tool '" + args.tool + "'";

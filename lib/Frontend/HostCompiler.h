@@ -22,8 +22,13 @@ struct HostCompilerCommands {
                                       const std::string &output,
                                       const DependencyOutput *deps) const;
   // `compiler -c` of the lowered unit (already preprocessed) to `output`.
+  // With `preprocessAgain` the host compiler preprocesses it once more, as
+  // nvcc's does its .cudafe1.cpp: the unit then includes the fat binary's
+  // text (the plan with --keep, docs/build-systems.md, "sccache"), and the
+  // line carries __CUDA_ARCH_LIST__ as nvcc's does.
   std::vector<std::string> compile(const SourceOptions &, const std::string &lowered,
-                                   const std::string &output) const;
+                                   const std::string &output,
+                                   bool preprocessAgain = false) const;
   // A C or C++ input as nvcc gives it to the host compiler (measured with
   // --dryrun): `-c` to `output`, or `-E` when `output` is "-" or
   // `preprocessOnly`; nvcc's macros for such files (__NVCC__ and the version

@@ -22,6 +22,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include "../../runtime/mycc_abi.h"
@@ -978,6 +979,30 @@ private:
 // wrapper is local to the object: the unit's table refers to it by name.
 std::string embeddedDeviceCode(const LoweringOptions &options) {
   std::string asmText;
+  if (!options.fatbinText.empty()) {
+    // The bytes from the bundle's text (InternalTools.cpp, fatbinAsmText),
+    // in the section and under the label the .incbin forms below use.
+    bool relocatable = options.rdc && !options.deviceLto;
+    std::string label =
+        relocatable ? ".L__mycc_relfatbin_data" : ".L__mycc_fatbin_data";
+    std::string text =
+        "\n// mycc: the device code\n#define __MYCC_FATBIN_SECTION \"" +
+        std::string(relocatable ? "__nv_relfatbin" : ".nv_fatbin") +
+        "\"\n#define __MYCC_FATBIN_LABEL \"" + label + "\"\n#include \"" +
+        llvm::sys::path::filename(options.fatbinText).str() + "\"\n";
+    std::string wrapper =
+        relocatable
+            ? "__fatbinwrap" + std::string(kModuleIdPrefix) + options.unitId
+            : std::string(kFatbinWrapperSymbol);
+    std::string segment =
+        ".pushsection .nvFatBinSegment,\\\"aw\\\",@progbits\\n.balign 8\\n";
+    if (relocatable)
+      segment += ".globl " + wrapper + "\\n.type " + wrapper +
+                 ",@object\\n.size " + wrapper + ",24\\n";
+    segment += wrapper + ":\\n.long 0x466243b1\\n.long 1\\n.quad " + label +
+               "\\n.quad 0\\n.popsection\\n";
+    return text + "__asm__(\"" + segment + "\");\n";
+  }
   if (!options.fatbin.empty())
     asmText = ".pushsection .nv_fatbin,\\\"a\\\",@progbits\\n.balign 8\\n"
               ".L__mycc_fatbin_data:\\n.incbin " + asmFileNameInC(options.fatbin) +

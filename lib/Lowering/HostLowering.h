@@ -63,6 +63,12 @@ struct LoweringOptions {
   // given: the unit refers to a fat binary it does not define (-cuda).
   bool forHostCompiler = false;
   std::string fatbin;
+  // In place of `fatbin` (or with rdc `relfatbin`): the bundle's C text of
+  // the fat binary's bytes (a file beside the lowered unit), which the unit
+  // includes, so that the host compiler's preprocessed text carries them,
+  // as nvcc's carries its .fatbin.c (the plan with --keep, which compiler
+  // caches run).
+  std::string fatbinText;
   std::vector<std::string> rdcImages;
 };
 

@@ -1,6 +1,7 @@
 // Job graphs for representative command lines, checked without running
 // anything: which jobs, in which order, and the edges between them.
 #include "Graph.h"
+#include "InternalTools.h"
 #include "Options.h"
 #include "Planner.h"
 
@@ -115,6 +116,76 @@ std::string word(const Job &job, const std::string &option) {
   for (size_t i = 0; i + 1 < job.command.size(); ++i)
     if (job.command[i] == option) return job.command[i + 1];
   return "";
+}
+
+// --keep: nvcc's steps and files (docs/build-systems.md, "sccache"), in the
+// shape sccache reads from --dryrun --keep; each named step maps back to its
+// -cc1 tool, in mycc's order and in the order sccache gives the words.
+TEST(Planner, KeepHasNvccSteps) {
+  Planned p;
+  p.tempDir = ".";
+  plan(p, {"--keep", "-c", "-arch=sm_90", "x.cu", "-o", "x.o"});
+  ASSERT_TRUE(p.ok) << p.error;
+  EXPECT_EQ(p.kinds(),
+            (Strings{"preprocess-host", "preprocess-device", "compile-device",
+                     "ptxas", "bundle", "lower-host", "compile-host"}));
+  const Job *pp = p.of(JobKind::PreprocessDevice)[0];
+  const Job *cicc = p.of(JobKind::CompileDevice)[0];
+  const Job *ptxas = p.of(JobKind::Ptxas)[0];
+  const Job *bundle = p.of(JobKind::Bundle)[0];
+  const Job *lower = p.of(JobKind::LowerHost)[0];
+  const Job *host = p.of(JobKind::CompileHost)[0];
+  EXPECT_EQ(word(*pp, "-o"), "x.compute_90.cpp1.ii");
+  EXPECT_TRUE(p.edge(pp, cicc));
+  EXPECT_TRUE(p.edge(bundle, host)); // the lowered unit includes its text
+  const Strings &c = cicc->command;
+  EXPECT_EQ(c[0], "/opt/mycc/libexec/mycc/cicc");
+  ASSERT_GE(c.size(), 4u);
+  EXPECT_EQ(Strings(c.end() - 3, c.end()),
+            (Strings{"x.compute_90.cpp1.ii", "-o", "x.compute_90.ptx"}));
+  EXPECT_EQ(ptxas->command[ptxas->command.size() - 3], "x.compute_90.ptx");
+  EXPECT_EQ(bundle->command[0], "/opt/mycc/libexec/mycc/fatbinary");
+  EXPECT_EQ(word(*bundle, "-fatbin-text"), "x.fatbin.c");
+  EXPECT_EQ(lower->command[0], "/opt/mycc/libexec/mycc/cudafe++");
+  EXPECT_EQ(lower->command.back(), "x.cpp4.ii");
+  EXPECT_EQ(word(*lower, "--gen_c_file_name"), "x.cudafe1.cpp");
+  EXPECT_EQ(word(*lower, "-fatbin-text"), "x.fatbin.c");
+  EXPECT_EQ(host->command[3], "c++"); // g++ -c -x c++
+
+  Strings internal = internalFormOf(c);
+  EXPECT_EQ(Strings(internal.begin() + 1, internal.begin() + 3),
+            (Strings{"-cc1", "compile-device"}));
+  EXPECT_EQ(internal.back(), "x.compute_90.cpp1.ii");
+  auto dashes = std::find(internal.begin(), internal.end(), "--");
+  EXPECT_EQ(*(dashes - 1), "x.compute_90.ptx");
+  EXPECT_EQ(*(dashes - 2), "-o");
+
+  // sccache's cudafe++ line: --gen_module_id_file added before
+  // --module_id_file_name, the outputs after the other words.
+  Strings cached = lower->command;
+  auto id = std::find(cached.begin(), cached.end(), "--module_id_file_name");
+  ASSERT_NE(id, cached.end());
+  cached.insert(id, "--gen_module_id_file");
+  Strings lowered = internalFormOf(cached);
+  EXPECT_EQ(lowered[2], "lower-host");
+  EXPECT_EQ(std::count(lowered.begin(), lowered.end(), "--gen_module_id_file"), 0);
+  EXPECT_EQ(std::count(lowered.begin(), lowered.end(), "--gen_c_file_name"), 0);
+  auto split = std::find(lowered.begin(), lowered.end(), "--");
+  Strings options(lowered.begin() + 3, split);
+  auto value = [&](const char *option) {
+    auto it = std::find(options.begin(), options.end(), option);
+    return it == options.end() || it + 1 == options.end() ? std::string()
+                                                          : *(it + 1);
+  };
+  EXPECT_EQ(value("-o"), "x.cudafe1.cpp");
+  EXPECT_EQ(value("-module-id-file"), "x.module_id");
+  EXPECT_EQ(lowered.back(), "x.cpp4.ii");
+
+  // Without --keep: mycc's own plan.
+  Planned plain = plan({"-c", "-arch=sm_90", "x.cu", "-o", "x.o"});
+  ASSERT_TRUE(plain.ok) << plain.error;
+  EXPECT_EQ(plain.of(JobKind::PreprocessDevice).size(), 0u);
+  EXPECT_EQ(plain.of(JobKind::CompileDevice)[0]->command[1], "-cc1");
 }
 
 // nvcc's host half: the host compiler preprocesses, mycc lowers the text,
