@@ -23,6 +23,7 @@ const char *jobKindName(JobKind kind) {
   case JobKind::Depfile: return "depfile";
   case JobKind::Join: return "join";
   case JobKind::LinkerScript: return "linker-script";
+  case JobKind::Remove: return "remove";
   }
   return "?";
 }

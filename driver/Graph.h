@@ -39,6 +39,7 @@ enum class JobKind {
   Depfile,        // dependency rule → -MF / .d file / stdout (in-process)
   Join,           // -E of a .cu: every side's text → output  (in-process)
   LinkerScript,   // -hls: the host linker's script             (nvlink)
+  Remove,         // a kept file a tool would not overwrite     (rm -f)
 };
 
 // The job kind's name, as -time reports the phase and tests name it.

@@ -1171,6 +1171,15 @@ bool Planner::planNvlink(const std::vector<TargetPair> &linkTargets,
   }
   std::string source = joined(cuInputs.empty() ? deviceLinkInputs : cuInputs);
   std::string reg = temp("a_dlink", ".reg.c");
+  // nvlink leaves an existing registration file as it is: one kept from an
+  // earlier link (--keep) goes first, as nvcc removes it.
+  if (o.keep) {
+    Job rm{JobKind::Remove};
+    rm.source = source;
+    rm.outputs = {reg};
+    rm.command = {"rm", "-f", reg};
+    graph.add(rm);
+  }
   std::vector<Target> codes;
   for (const TargetPair &pair : linkTargets)
     for (const Target &code : pair.codes)
@@ -1195,6 +1204,7 @@ bool Planner::planNvlink(const std::vector<TargetPair> &linkTargets,
     cmd.push_back("--arch=" + code.str());
     if (first) {
       cmd.push_back("--register-link-binaries=" + reg);
+      if (o.keep) job.inputs.push_back(reg); // after the removal
       job.outputs.push_back(reg);
     }
     for (const auto &d : o.libDirs) cmd.push_back("-L" + d);
