@@ -31,10 +31,14 @@ using namespace clang;
 
 // Clang's own CUDA headers, found in its resource directory by reserved
 // names: __clang_cuda_intrinsics.h, __clang_cuda_device_functions.h, ...
+// The name the line markers give: a device side compiled from its
+// preprocessed text (the plan with --keep) has them in one file.
 bool inClangCudaHeader(const SourceManager &sm, SourceLocation loc) {
   if (loc.isInvalid()) return false;
-  llvm::StringRef file = sm.getFilename(sm.getExpansionLoc(loc));
-  return llvm::sys::path::filename(file).starts_with("__clang_cuda_");
+  PresumedLoc presumed = sm.getPresumedLoc(sm.getExpansionLoc(loc));
+  if (presumed.isInvalid()) return false;
+  return llvm::sys::path::filename(presumed.getFilename())
+      .starts_with("__clang_cuda_");
 }
 
 // PTX addresses memory only in brackets: ld/st/atom/red/cp.async/mbarrier
