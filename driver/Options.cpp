@@ -1770,10 +1770,14 @@ std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &w
   if (auto v = lastValue(raw.briefDiagnostics, "brief-diagnostics", warnings);
       v && *v == "true")
     o.clangFlags.push_back("-fno-caret-diagnostics");
+  if (auto v = lastValue(raw.staticTemplateStub, "static-global-template-stub",
+                         warnings))
+    o.staticTemplateStubs = *v == "true";
   // Options whose =false is mycc's behaviour and whose =true is refused, not
-  // pretended: LLVM's NVPTX has no stack protector; mycc's host stubs are
-  // what nvcc makes with the other two set to false (nvcc's defaults are
-  // true, not implemented yet).
+  // pretended: LLVM's NVPTX has no stack protector; mycc's kernels' host
+  // stubs keep default visibility, what nvcc makes with
+  // -device-entity-has-hidden-visibility=false (nvcc's default is true, not
+  // implemented yet).
   struct FalseOnly {
     const std::vector<std::string> *values;
     const char *name, *why;
@@ -1782,7 +1786,6 @@ std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &w
   for (const FalseOnly &option :
        {FalseOnly{&raw.deviceStackProtector, "device-stack-protector",
                   ": LLVM's NVPTX backend has no stack protector"},
-        FalseOnly{&raw.staticTemplateStub, "static-global-template-stub", stubs},
         FalseOnly{&raw.hiddenDeviceEntities, "device-entity-has-hidden-visibility",
                   stubs}})
     if (auto v = lastValue(*option.values, option.name, warnings); v && *v == "true")

@@ -97,6 +97,10 @@ struct Options {
   bool sourceInPtx = false; // -src-in-ptx (with -lineinfo or -G)
   std::string fastCompile;  // -Ofc {0|min|mid|max}; empty: not given
   bool keepDeviceFunctions = false; // -keep-device-functions
+  // -static-global-template-stub (nvcc 13's default true): in whole-program
+  // mode the host stubs of __global__ templates have internal linkage, so
+  // each unit launches its own module's kernel.
+  bool staticTemplateStubs = true;
   bool deviceSyntaxOnly = false;    // -fdevice-syntax-only
   // -frandom-seed: the units' ids come from it and the source, not from the
   // output path (Planner::unitId).

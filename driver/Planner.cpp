@@ -761,6 +761,8 @@ void Planner::planLowerHost(const Unit &unit, const std::string &preprocessed,
   if (forHostCompiler) cmd.flag("-host-compiler");
   if (o.rdc) cmd.flag("-rdc").value("-unit-id", unit.id);
   if (o.rdc && o.deviceLto) cmd.flag("-dlto");
+  // nvcc's -static-global-template-stub applies in whole-program mode.
+  if (!o.rdc && o.staticTemplateStubs) cmd.flag("-static-template-stubs");
   // nvcc's front-end warnings the lowering sees (-w silences them, -Werror
   // all-warnings or the kind makes them errors).
   auto asError = [&](const char *kind) {

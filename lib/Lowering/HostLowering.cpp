@@ -152,6 +152,7 @@ public:
       spellNoinlineForHostCompiler(fd);
     }
     if (!fd->hasAttr<CUDAGlobalAttr>()) return true;
+    makeTemplateStubStatic(fd);
     if (fd->doesThisDeclarationHaveABody() && inMainFile(fd->getLocation()) &&
         !fd->getTemplateInstantiationPattern() &&
         !fd->hasAttr<CUDALaunchBoundsAttr>())
@@ -768,6 +769,36 @@ private:
     rw.ReplaceText(CharSourceRange::getTokenRange(r), text);
   }
 
+  // -static-global-template-stub: `static` on each declaration of a kernel
+  // template at namespace scope that is not internal already (its explicit
+  // specialisations follow the template).
+  void makeTemplateStubStatic(FunctionDecl *fd) {
+    FunctionTemplateDecl *ftd = fd->getDescribedFunctionTemplate();
+    if (!options.staticTemplateStubs || options.rdc || !ftd ||
+        fd->getFriendObjectKind() != Decl::FOK_None ||
+        !fd->getDeclContext()->getRedeclContext()->isFileContext() ||
+        fd->isInAnonymousNamespace() ||
+        ftd->getCanonicalDecl()->getTemplatedDecl()->getStorageClass() ==
+            SC_Static)
+      return;
+    staticStubTemplates.insert(ftd->getCanonicalDecl());
+    if (gccHost && ftd->getDeclContext()->getRedeclContext()->isTranslationUnit())
+      staticTemplateNames.insert(ftd->getName().str());
+    SourceLocation at = fd->getInnerLocStart();
+    if (!inMainFile(at) || !at.isFileID() || insideDropped(at)) return;
+    rw.InsertTextBefore(at, "static ");
+  }
+
+  // A specialisation's symbol once its template is static: 'L' before the
+  // template's own name, as both compilers write internal names (g++'s
+  // exception at global scope is gccSymbol's).
+  static std::string internalSymbol(std::string symbol, llvm::StringRef name) {
+    std::string own = std::to_string(name.size()) + name.str() + "I";
+    size_t at = symbol.find(own, llvm::StringRef(symbol).starts_with("_ZN") ? 3 : 2);
+    if (at != std::string::npos) symbol.insert(at, "L");
+    return symbol;
+  }
+
   void rewriteKernelAttrs(FunctionDecl *fd) {
     for (Attr *a : fd->attrs()) {
       if (a->isImplicit()) continue;
@@ -899,6 +930,9 @@ private:
     if (options.rdc && !ctx.getLangOpts().CUID.empty() &&
         ctx.shouldExternalize(fd))
       deviceName += externalizedPostfix(fd);
+    if (FunctionTemplateDecl *primary = fd->getPrimaryTemplate();
+        primary && staticStubTemplates.count(primary->getCanonicalDecl()))
+      symbol = internalSymbol(symbol, primary->getName());
     if (seenKernels.insert(symbol).second)
       kernels.push_back({symbol, deviceName});
   }
@@ -957,6 +991,7 @@ private:
   std::unique_ptr<MangleContext> hostMangler;
   bool gccHost = false; // kGccMangling
   std::set<std::string> staticTemplateNames; // VisitFunctionTemplateDecl
+  std::set<const FunctionTemplateDecl *> staticStubTemplates; // made static
   bool usesUnrestrict = false;       // a stub's cast needs kUnrestrict
   std::vector<KernelEntry> kernels;
   std::set<std::string> seenKernels;

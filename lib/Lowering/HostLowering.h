@@ -62,6 +62,13 @@ struct LoweringOptions {
   // `rdcImages`, which must exist when the host compiler runs). Neither
   // given: the unit refers to a fat binary it does not define (-cuda).
   bool forHostCompiler = false;
+  // Whole-program mode (not rdc): the host stubs of __global__ function
+  // templates get internal linkage (`static`), as nvcc 13's default
+  // -static-global-template-stub=true makes them. A unit then launches its
+  // own module's kernel: with weak stubs the linker keeps one unit's stub,
+  // which launches that unit's copy (wrong when the kernel reads a
+  // unit-local __constant__ or static __device__ variable).
+  bool staticTemplateStubs = false;
   std::string fatbin;
   // In place of `fatbin` (or with rdc `relfatbin`): the bundle's C text of
   // the fat binary's bytes (a file beside the lowered unit), which the unit

@@ -33,9 +33,9 @@
 
 // Templates stay templates (their stubs kept: the table names them by
 // symbol); unnamed parameters get names.
-// CHECK: template <class T, int N> __attribute__((host, used)) void tiled(T *p, int __mycc_p1) {
+// CHECK: template <class T, int N> static __attribute__((host, used)) void tiled(T *p, int __mycc_p1) {
 // CHECK: static_cast<void (*)(decltype(p), decltype(__mycc_p1))>(&tiled<T, N>)
-// CHECK: template <class... Args> __attribute__((host, used)) void variadic(Args... args) {
+// CHECK: template <class... Args> static __attribute__((host, used)) void variadic(Args... args) {
 // CHECK-NEXT: void *__mycc_args[] = {nullptr, const_cast<void *>(static_cast<const volatile void *>(&args))...};
 
 // An explicit instantiation names the host stub too, and is registered.
@@ -48,12 +48,13 @@
 // CHECK: (__cudaPushCallConfiguration(1, 1) ? (void)0 : axpy(1.0f, x, y, 1));
 // CHECK: (__cudaPushCallConfiguration(1, 1) ? (void)0 : variadic(1, 2.0, x));
 
-// The table names kernels by symbol and variables by name.
+// The table names kernels by symbol and variables by name (a template
+// kernel's stub is static, -static-global-template-stub: _ZL with Clang).
 // CHECK: // mycc: registration table
 // CHECK-DAG: extern "C" void __mycc_kernel_{{[0-9]+}}(void) __asm__("_Z4axpyfPKfPfi");
-// CHECK-DAG: extern "C" void __mycc_kernel_{{[0-9]+}}(void) __asm__("_Z5tiledIfLi4EEvPT_i");
-// CHECK-DAG: extern "C" void __mycc_kernel_{{[0-9]+}}(void) __asm__("_Z8variadicIJidPfEEvDpT_");
-// CHECK-DAG: extern "C" void __mycc_kernel_{{[0-9]+}}(void) __asm__("_Z5tiledIdLi2EEvPT_i");
+// CHECK-DAG: extern "C" void __mycc_kernel_{{[0-9]+}}(void) __asm__("_ZL5tiledIfLi4EEvPT_i");
+// CHECK-DAG: extern "C" void __mycc_kernel_{{[0-9]+}}(void) __asm__("_ZL8variadicIJidPfEEvDpT_");
+// CHECK-DAG: extern "C" void __mycc_kernel_{{[0-9]+}}(void) __asm__("_ZL5tiledIdLi2EEvPT_i");
 // CHECK-DAG: {const_cast<void *>(static_cast<const volatile void *>(&::counter)), "counter", sizeof(::counter), 0},
 // CHECK-DAG: {const_cast<void *>(static_cast<const volatile void *>(&::weights)), "weights", sizeof(::weights), 1},
 // CHECK: __mycc_register_module(&__mycc_module);

@@ -1115,9 +1115,12 @@ TEST(NvccOptions, HostAndDiagnostics) {
   }
   EXPECT_TRUE(contains(fails({"-device-stack-protector=true", "x.cu"}),
                        "not supported"));
-  EXPECT_EQ(fails({"-static-global-template-stub=true", "x.cu"}),
-            "-static-global-template-stub=true is not supported by mycc (its host "
-            "stubs are nvcc's with =false, which it accepts)");
+  // -static-global-template-stub: nvcc 13's default true, or false.
+  EXPECT_TRUE(ok({"x.cu"}).staticTemplateStubs);
+  EXPECT_TRUE(ok({"-static-global-template-stub=true", "x.cu"}).staticTemplateStubs);
+  EXPECT_FALSE(ok({"-static-global-template-stub=false", "x.cu"}).staticTemplateStubs);
+  EXPECT_TRUE(contains(fails({"-static-global-template-stub=maybe", "x.cu"}),
+                       "true, false"));
   EXPECT_TRUE(contains(fails({"-device-entity-has-hidden-visibility=true", "x.cu"}),
                        "not supported"));
   EXPECT_TRUE(contains(fails({"-brief-diag=maybe", "x.cu"}), "true, false"));
