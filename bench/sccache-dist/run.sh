@@ -123,7 +123,7 @@ start=$(date +%s.%N)
 cmake --build "$work/build" > "$work/build.log" 2>&1 ||
   { tail -n 40 "$work/build.log"; echo "--- server log"; tail -n 40 "$work/server.log"; exit 1; }
 end=$(date +%s.%N)
-echo "build: $(echo "$end - $start" | bc) s"
+echo "build: $(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.1f", b - a}') s"
 "$sccache" --show-stats
 
 # The same project built by mycc alone: every CUDA object must hold what the
