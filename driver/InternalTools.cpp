@@ -137,6 +137,7 @@ bool lowerHost(const ToolArgs &args, llvm::raw_ostream &diag,
   options.unitId = args.get("-unit-id");
   options.forHostCompiler = args.has("-host-compiler");
   options.staticTemplateStubs = args.has("-static-template-stubs");
+  options.hiddenDeviceEntities = args.has("-hidden-device-entities");
   options.fatbin = args.get("-fatbin");
   options.rdcImages = args.all("-rdc-image");
   options.deviceLto = args.has("-dlto");

@@ -1773,21 +1773,18 @@ std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &w
   if (auto v = lastValue(raw.staticTemplateStub, "static-global-template-stub",
                          warnings))
     o.staticTemplateStubs = *v == "true";
+  if (auto v = lastValue(raw.hiddenDeviceEntities,
+                         "device-entity-has-hidden-visibility", warnings))
+    o.hiddenDeviceEntities = *v == "true";
   // Options whose =false is mycc's behaviour and whose =true is refused, not
-  // pretended: LLVM's NVPTX has no stack protector; mycc's kernels' host
-  // stubs keep default visibility, what nvcc makes with
-  // -device-entity-has-hidden-visibility=false (nvcc's default is true, not
-  // implemented yet).
+  // pretended: LLVM's NVPTX has no stack protector.
   struct FalseOnly {
     const std::vector<std::string> *values;
     const char *name, *why;
   };
-  const char *stubs = " (its host stubs are nvcc's with =false, which it accepts)";
   for (const FalseOnly &option :
        {FalseOnly{&raw.deviceStackProtector, "device-stack-protector",
-                  ": LLVM's NVPTX backend has no stack protector"},
-        FalseOnly{&raw.hiddenDeviceEntities, "device-entity-has-hidden-visibility",
-                  stubs}})
+                  ": LLVM's NVPTX backend has no stack protector"}})
     if (auto v = lastValue(*option.values, option.name, warnings); v && *v == "true")
       return std::string("-") + option.name + "=true is not supported by mycc" +
              option.why;

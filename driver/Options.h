@@ -101,6 +101,10 @@ struct Options {
   // mode the host stubs of __global__ templates have internal linkage, so
   // each unit launches its own module's kernel.
   bool staticTemplateStubs = true;
+  // -device-entity-has-hidden-visibility (nvcc 13's default true): kernels'
+  // host stubs and device variables' shadows with external linkage and no
+  // visibility of their own are hidden (not exported from a shared library).
+  bool hiddenDeviceEntities = true;
   bool deviceSyntaxOnly = false;    // -fdevice-syntax-only
   // -frandom-seed: the units' ids come from it and the source, not from the
   // output path (Planner::unitId).

@@ -763,6 +763,7 @@ void Planner::planLowerHost(const Unit &unit, const std::string &preprocessed,
   if (o.rdc && o.deviceLto) cmd.flag("-dlto");
   // nvcc's -static-global-template-stub applies in whole-program mode.
   if (!o.rdc && o.staticTemplateStubs) cmd.flag("-static-template-stubs");
+  if (o.hiddenDeviceEntities) cmd.flag("-hidden-device-entities");
   // nvcc's front-end warnings the lowering sees (-w silences them, -Werror
   // all-warnings or the kind makes them errors).
   auto asError = [&](const char *kind) {

@@ -251,12 +251,14 @@ public:
     const VarDecl *def = vd->getDefinition();
     if (!def && !options.rdc) return true;
     const bool managed = managedAttr(vd) != nullptr;
+    // A shadow keeps external linkage only with relocatable device code.
+    const bool hide = options.rdc && hidden(vd);
     for (Attr *a : vd->attrs())
       if (((isa<CUDADeviceAttr>(a) || isa<CUDAConstantAttr>(a)) &&
            !a->isImplicit()) ||
           (isa<AnnotateAttr>(a) &&
            cast<AnnotateAttr>(a)->getAnnotation() == kManagedAnnotation))
-        replaceAttr(a, "");
+        replaceAttr(a, hide ? "visibility(\"hidden\")" : "");
     if (managed) declareManagedPointer(vd, def != nullptr);
     if (!def) return true;
     // In whole-program mode a shadow is private to its unit, as with nvcc:
@@ -789,6 +791,13 @@ private:
     rw.InsertTextBefore(at, "static ");
   }
 
+  // -device-entity-has-hidden-visibility: an entity of external linkage
+  // without a visibility of its own or of its namespace.
+  bool hidden(const NamedDecl *d) const {
+    return options.hiddenDeviceEntities && d->isExternallyVisible() &&
+           !d->getLinkageAndVisibility().isVisibilityExplicit();
+  }
+
   // A specialisation's symbol once its template is static: 'L' before the
   // template's own name, as both compilers write internal names (g++'s
   // exception at global scope is gccSymbol's).
@@ -810,7 +819,13 @@ private:
         // never emitted, as CUB's EmptyKernel<void>, would be dropped). An
         // explicit instantiation spells the template's attributes again.
         bool keep = !fd->isFunctionTemplateSpecialization();
-        replaceAttr(a, keep ? "host, used" : "host");
+        FunctionTemplateDecl *ftd = fd->getDescribedFunctionTemplate();
+        bool hide = keep && !(ftd && staticStubTemplates.count(
+                                         ftd->getCanonicalDecl())) &&
+                    hidden(fd);
+        replaceAttr(a, !keep ? "host"
+                       : hide ? "host, used, visibility(\"hidden\")"
+                              : "host, used");
       } else if (isa<CUDALaunchBoundsAttr>(a) || isa<CUDAClusterDimsAttr>(a)) {
         replaceAttr(a, ""); // device-only properties
       }

@@ -69,6 +69,10 @@ struct LoweringOptions {
   // which launches that unit's copy (wrong when the kernel reads a
   // unit-local __constant__ or static __device__ variable).
   bool staticTemplateStubs = false;
+  // nvcc 13's -device-entity-has-hidden-visibility=true: kernels' stubs and
+  // device variables' shadows of external linkage and no visibility of their
+  // own (or of an enclosing namespace) get visibility("hidden").
+  bool hiddenDeviceEntities = false;
   std::string fatbin;
   // In place of `fatbin` (or with rdc `relfatbin`): the bundle's C text of
   // the fat binary's bytes (a file beside the lowered unit), which the unit

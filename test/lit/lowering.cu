@@ -27,7 +27,7 @@
 // CHECK: static __attribute__(()) float weights[3] = {1, 2, 3};
 
 // A kernel becomes a host stub with the same signature that launches itself.
-// CHECK: __attribute__((host, used)) void axpy(float a, const float *x, float *y, int n) {
+// CHECK: __attribute__((host, used, visibility("hidden"))) void axpy(float a, const float *x, float *y, int n) {
 // CHECK-NEXT: void *__mycc_args[] = {nullptr, const_cast<void *>(static_cast<const volatile void *>(&a)), const_cast<void *>(static_cast<const volatile void *>(&x)), const_cast<void *>(static_cast<const volatile void *>(&y)), const_cast<void *>(static_cast<const volatile void *>(&n))};
 // CHECK-NEXT: __mycc_launch((const void *)static_cast<void (*)(decltype(a), decltype(x), decltype(y), decltype(n))>(&axpy), __mycc_args + 1);
 

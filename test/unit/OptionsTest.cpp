@@ -1121,8 +1121,10 @@ TEST(NvccOptions, HostAndDiagnostics) {
   EXPECT_FALSE(ok({"-static-global-template-stub=false", "x.cu"}).staticTemplateStubs);
   EXPECT_TRUE(contains(fails({"-static-global-template-stub=maybe", "x.cu"}),
                        "true, false"));
-  EXPECT_TRUE(contains(fails({"-device-entity-has-hidden-visibility=true", "x.cu"}),
-                       "not supported"));
+  // -device-entity-has-hidden-visibility: nvcc 13's default true, or false.
+  EXPECT_TRUE(ok({"x.cu"}).hiddenDeviceEntities);
+  EXPECT_FALSE(ok({"-device-entity-has-hidden-visibility=false", "x.cu"})
+                   .hiddenDeviceEntities);
   EXPECT_TRUE(contains(fails({"-brief-diag=maybe", "x.cu"}), "true, false"));
 }
 
