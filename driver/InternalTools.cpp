@@ -10,7 +10,9 @@
 
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Threading.h"
@@ -280,22 +282,13 @@ std::string fatbinAsmText(const std::vector<uint8_t> &bytes) {
       "\",\\\"a\\\",@progbits\\n.balign 8\\n\" __MYCC_FATBIN_LABEL "
       "\":\\n\"\n";
   text.reserve(text.size() + bytes.size() * 5 / 2 + 64);
-  static const char digits[] = "0123456789abcdef";
   std::size_t full = bytes.size() / 8 * 8, i = 0;
   while (i < full) {
     text += "\".quad ";
     for (int word = 0; word < 8 && i < full; ++word, i += 8) {
       if (word) text += ',';
-      uint64_t v = 0;
-      for (int b = 7; b >= 0; --b) v = v << 8 | bytes[i + b];
-      text += "0x";
-      char hex[16];
-      int n = 0;
-      do {
-        hex[n++] = digits[v & 15];
-        v >>= 4;
-      } while (v);
-      while (n) text += hex[--n];
+      text += "0x" + llvm::utohexstr(llvm::support::endian::read64le(&bytes[i]),
+                                     /*LowerCase=*/true);
     }
     text += "\\n\"\n";
   }

@@ -868,16 +868,16 @@ bool Planner::planDeviceSide(const Unit &unit,
   }
   if (bitcodeRdc || o.phase == Phase::Ptx || o.phase == Phase::Cubin)
     return true;
+  // With nvccSteps the host object takes the bundle's text of the bytes.
+  std::string text = nvccSteps && o.phase != Phase::Fatbin
+                         ? temp(unit.tempBase, ".fatbin.c")
+                         : "";
   std::string fatbin = planBundle(
       images,
       o.phase == Phase::Fatbin ? finalOr(unit.base + ".fatbin")
                                : temp(unit.tempBase, ".fatbin"),
-      unit.input, /*linked=*/false, "", {},
-      nvccSteps && o.phase != Phase::Fatbin ? temp(unit.tempBase, ".fatbin.c")
-                                            : "");
-  deviceCode.push_back(nvccSteps && o.phase != Phase::Fatbin
-                           ? graph.jobs().back().outputs.back()
-                           : fatbin);
+      unit.input, /*linked=*/false, "", {}, text);
+  deviceCode.push_back(text.empty() ? fatbin : text);
   return true;
 }
 

@@ -1028,63 +1028,44 @@ private:
 // LLVM's assembler both read) by which the device link finds them. The
 // wrapper is local to the object: the unit's table refers to it by name.
 std::string embeddedDeviceCode(const LoweringOptions &options) {
-  std::string asmText;
-  if (!options.fatbinText.empty()) {
-    // The bytes from the bundle's text (InternalTools.cpp, fatbinAsmText),
-    // in the section and under the label the .incbin forms below use.
-    bool relocatable = options.rdc && !options.deviceLto;
-    std::string label =
-        relocatable ? ".L__mycc_relfatbin_data" : ".L__mycc_fatbin_data";
-    std::string text =
-        "\n// mycc: the device code\n#define __MYCC_FATBIN_SECTION \"" +
-        std::string(relocatable ? "__nv_relfatbin" : ".nv_fatbin") +
-        "\"\n#define __MYCC_FATBIN_LABEL \"" + label + "\"\n#include \"" +
-        llvm::sys::path::filename(options.fatbinText).str() + "\"\n";
-    std::string wrapper =
-        relocatable
-            ? "__fatbinwrap" + std::string(kModuleIdPrefix) + options.unitId
-            : std::string(kFatbinWrapperSymbol);
-    std::string segment =
-        ".pushsection .nvFatBinSegment,\\\"aw\\\",@progbits\\n.balign 8\\n";
-    if (relocatable)
-      segment += ".globl " + wrapper + "\\n.type " + wrapper +
-                 ",@object\\n.size " + wrapper + ",24\\n";
-    segment += wrapper + ":\\n.long 0x466243b1\\n.long 1\\n.quad " + label +
-               "\\n.quad 0\\n.popsection\\n";
-    return text + "__asm__(\"" + segment + "\");\n";
-  }
-  if (!options.fatbin.empty())
-    asmText = ".pushsection .nv_fatbin,\\\"a\\\",@progbits\\n.balign 8\\n"
-              ".L__mycc_fatbin_data:\\n.incbin " + asmFileNameInC(options.fatbin) +
-              "\\n.popsection\\n.pushsection .nvFatBinSegment,\\\"aw\\\",@progbits\\n"
-              ".balign 8\\n" + std::string(kFatbinWrapperSymbol) +
-              ":\\n.long 0x466243b1\\n.long 1\\n.quad .L__mycc_fatbin_data\\n"
-              ".quad 0\\n.popsection\\n";
-  if (!options.relfatbin.empty()) {
-    // nvcc's relocatable device code: the fat binary in __nv_relfatbin, its
-    // wrapper global as __fatbinwrap<module id> (nvlink's registration
-    // refers to it by that name).
-    std::string wrapper = "__fatbinwrap" + std::string(kModuleIdPrefix) +
-                          options.unitId;
-    asmText = ".pushsection __nv_relfatbin,\\\"a\\\",@progbits\\n.balign 8\\n"
-              ".L__mycc_relfatbin_data:\\n.incbin " +
-              asmFileNameInC(options.relfatbin) +
-              "\\n.popsection\\n.pushsection .nvFatBinSegment,\\\"aw\\\",@progbits\\n"
-              ".balign 8\\n.globl " + wrapper + "\\n.type " + wrapper +
-              ",@object\\n.size " + wrapper + ",24\\n" + wrapper +
-              ":\\n.long 0x466243b1\\n.long 1\\n.quad .L__mycc_relfatbin_data\\n"
-              ".quad 0\\n.popsection\\n";
-  }
+  const std::string head = "\n// mycc: the device code\n";
   if (!options.rdcImages.empty()) {
-    asmText = ".pushsection .llvm.offloading,\\\"e\\\",@" +
-              std::to_string(llvm::ELF::SHT_LLVM_OFFLOADING) +
-              "\\n.balign 8\\n";
+    std::string asmText = ".pushsection .llvm.offloading,\\\"e\\\",@" +
+                          std::to_string(llvm::ELF::SHT_LLVM_OFFLOADING) +
+                          "\\n.balign 8\\n";
     for (const std::string &image : options.rdcImages)
       asmText += ".incbin " + asmFileNameInC(image) + "\\n";
-    asmText += ".popsection\\n";
+    return head + "__asm__(\"" + asmText + ".popsection\\n\");\n";
   }
-  if (asmText.empty()) return {};
-  return "\n// mycc: the device code\n__asm__(\"" + asmText + "\");\n";
+  // One fat binary: the unit's own, or nvcc's relocatable one in
+  // __nv_relfatbin with its wrapper global as __fatbinwrap<module id>
+  // (nvlink's registration refers to it by that name). Its bytes come by
+  // .incbin or, with fatbinText, from the bundle's text the unit includes
+  // (InternalTools.cpp, fatbinAsmText).
+  bool relocatable = options.rdc && !options.deviceLto;
+  const std::string &incbin = relocatable ? options.relfatbin : options.fatbin;
+  if (incbin.empty() && options.fatbinText.empty()) return {};
+  std::string section = relocatable ? "__nv_relfatbin" : ".nv_fatbin";
+  std::string label =
+      relocatable ? ".L__mycc_relfatbin_data" : ".L__mycc_fatbin_data";
+  std::string wrapper =
+      relocatable ? "__fatbinwrap" + std::string(kModuleIdPrefix) + options.unitId
+                  : std::string(kFatbinWrapperSymbol);
+  std::string segment =
+      ".pushsection .nvFatBinSegment,\\\"aw\\\",@progbits\\n.balign 8\\n";
+  if (relocatable)
+    segment += ".globl " + wrapper + "\\n.type " + wrapper +
+               ",@object\\n.size " + wrapper + ",24\\n";
+  segment += wrapper + ":\\n.long 0x466243b1\\n.long 1\\n.quad " + label +
+             "\\n.quad 0\\n.popsection\\n";
+  if (!options.fatbinText.empty())
+    return head + "#define __MYCC_FATBIN_SECTION \"" + section +
+           "\"\n#define __MYCC_FATBIN_LABEL \"" + label + "\"\n#include \"" +
+           llvm::sys::path::filename(options.fatbinText).str() + "\"\n" +
+           "__asm__(\"" + segment + "\");\n";
+  return head + "__asm__(\".pushsection " + section +
+         ",\\\"a\\\",@progbits\\n.balign 8\\n" + label + ":\\n.incbin " +
+         asmFileNameInC(incbin) + "\\n.popsection\\n" + segment + "\");\n";
 }
 
 // The host compiler takes the file named by the first line of a
