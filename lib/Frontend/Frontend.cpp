@@ -428,6 +428,10 @@ bool Invocations::deviceSide(const SourceOptions &o, const std::string &input,
   std::vector<std::string> a{"-x", "cuda", action, "--cuda-device-only",
                              "--cuda-gpu-arch=" + clangGpu};
   addCommonDriverArgs(o, a);
+  // nvcc's front end does not warn of an integer cast to a pointer in device
+  // code (compute-sanitizer's samples cast a shared address so); the host
+  // side keeps its host compiler's warning (g++'s -Wint-to-pointer-cast).
+  a.push_back("-Wno-int-to-void-pointer-cast");
   // Device code is optimised by default, as with nvcc; mycc runs the LLVM
   // pipeline itself, so the front end only needs to produce optimisable IR.
   // -G (nvcc's cicc gets -g -O0) asks for full debug information and no

@@ -532,11 +532,42 @@ private:
   // Declarations are visited outside in: a member function of a local
   // class in a device function's body falls into text already left out,
   // and a second edit there would garble the unit (overlapping edits).
+  // The replacement takes as many lines as the text it replaces, so that
+  // the host compiler's messages about what follows name the right lines:
+  // it is written on one line, then the dropped text's line breaks (and its
+  // last line marker, if the preprocessor wrote one inside).
   void dropText(SourceRange range, llvm::StringRef replacement) {
     if (insideDropped(range.getBegin())) return;
     dropped.push_back({sm.getFileOffset(sm.getExpansionLoc(range.getBegin())),
                        sm.getFileOffset(sm.getExpansionLoc(range.getEnd()))});
-    rw.ReplaceText(range, replacement);
+    llvm::StringRef original = Lexer::getSourceText(
+        CharSourceRange::getTokenRange(range), sm, ctx.getLangOpts());
+    rw.ReplaceText(range, sameLines(original, replacement));
+  }
+
+  static std::string sameLines(llvm::StringRef original,
+                               llvm::StringRef replacement) {
+    std::string text = replacement.str();
+    std::replace(text.begin(), text.end(), '\n', ' ');
+    // The last line marker (`# 12 "x.cu" 3`) inside, without the include
+    // stack's flags 1 and 2, and the line breaks after it.
+    std::string marker;
+    llvm::StringRef after = original;
+    for (std::size_t at = original.find("\n#"); at != llvm::StringRef::npos;
+         at = original.find("\n#", at + 1)) {
+      llvm::StringRef line = original.substr(at + 1).split('\n').first;
+      llvm::SmallVector<llvm::StringRef, 6> words;
+      line.split(words, ' ', -1, /*KeepEmpty=*/false);
+      if (words.size() < 3 || words[0] != "#" ||
+          !llvm::all_of(words[1], llvm::isDigit) || !words[2].starts_with("\""))
+        continue;
+      marker = "# " + words[1].str() + " " + words[2].str();
+      for (llvm::StringRef flag : llvm::drop_begin(words, 3))
+        if (flag == "3" || flag == "4") marker += " " + flag.str();
+      after = original.substr(at + 1 + line.size());
+    }
+    if (!marker.empty()) text += "\n" + marker;
+    return text + std::string(after.count('\n'), '\n');
   }
 
   bool insideDropped(SourceLocation loc) const {
@@ -896,10 +927,10 @@ private:
     }
     // The stub passes its own address, the kernel's identity on the host;
     // the cast picks this overload (and this specialisation) by type.
-    std::string body = "{\n  void *__mycc_args[] = {" + argList + "};\n  " +
+    std::string body = "{ void *__mycc_args[] = {" + argList + "}; " +
                        launchFunction() +
                        "((const void *)static_cast<void (*)(" + typeList +
-                       ")>(" + self + "), __mycc_args + 1);\n}";
+                       ")>(" + self + "), __mycc_args + 1); }";
     dropText(fd->getBody()->getSourceRange(), body);
   }
 

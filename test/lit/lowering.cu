@@ -10,8 +10,8 @@
 // HOSTCC: static __attribute__(())
 // HOSTCC-NEXT: # {{[0-9]+}} "{{.*}}lowering.cu"
 // HOSTCC-NEXT: int counter;
-// HOSTCC: void axpy(float a, const float *x, float *y, int n) {
-// HOSTCC-NEXT: void *__mycc_args[] = {nullptr, const_cast<void *>(static_cast<const volatile void *>(&a)), const_cast<void *>(static_cast<const volatile void *>(&x)), const_cast<void *>(static_cast<const volatile void *>(&y)), const_cast<void *>(static_cast<const volatile void *>(&n))};
+// HOSTCC: void axpy(float a, const float *x, float *y, int n)
+// HOSTCC-SAME: { void *__mycc_args[] = {nullptr, const_cast<void *>(static_cast<const volatile void *>(&a)), const_cast<void *>(static_cast<const volatile void *>(&x)), const_cast<void *>(static_cast<const volatile void *>(&y)), const_cast<void *>(static_cast<const volatile void *>(&n))};
 // HOSTCC: (__cudaPushCallConfiguration(dim3(1, 2), 64, 0, stream) ? (void)0 : axpy(2.0f, x, y, n));
 // HOSTCC: // mycc: registration table
 // HOSTCC-DAG: extern "C" void __mycc_kernel_{{[0-9]+}}(void) __asm__("_Z4axpyfPKfPfi");
@@ -27,16 +27,18 @@
 // CHECK: static __attribute__(()) float weights[3] = {1, 2, 3};
 
 // A kernel becomes a host stub with the same signature that launches itself.
+// The body takes the lines the kernel's took, so that the host compiler's
+// messages about what follows name the right lines.
 // CHECK: __attribute__((host, used, visibility("hidden"))) void axpy(float a, const float *x, float *y, int n) {
-// CHECK-NEXT: void *__mycc_args[] = {nullptr, const_cast<void *>(static_cast<const volatile void *>(&a)), const_cast<void *>(static_cast<const volatile void *>(&x)), const_cast<void *>(static_cast<const volatile void *>(&y)), const_cast<void *>(static_cast<const volatile void *>(&n))};
-// CHECK-NEXT: __mycc_launch((const void *)static_cast<void (*)(decltype(a), decltype(x), decltype(y), decltype(n))>(&axpy), __mycc_args + 1);
+// CHECK-SAME: void *__mycc_args[] = {nullptr, const_cast<void *>(static_cast<const volatile void *>(&a)), const_cast<void *>(static_cast<const volatile void *>(&x)), const_cast<void *>(static_cast<const volatile void *>(&y)), const_cast<void *>(static_cast<const volatile void *>(&n))};
+// CHECK-SAME: __mycc_launch((const void *)static_cast<void (*)(decltype(a), decltype(x), decltype(y), decltype(n))>(&axpy), __mycc_args + 1); }
 
 // Templates stay templates (their stubs kept: the table names them by
 // symbol); unnamed parameters get names.
 // CHECK: template <class T, int N> static __attribute__((host, used)) void tiled(T *p, int __mycc_p1) {
 // CHECK: static_cast<void (*)(decltype(p), decltype(__mycc_p1))>(&tiled<T, N>)
 // CHECK: template <class... Args> static __attribute__((host, used)) void variadic(Args... args) {
-// CHECK-NEXT: void *__mycc_args[] = {nullptr, const_cast<void *>(static_cast<const volatile void *>(&args))...};
+// CHECK-SAME: void *__mycc_args[] = {nullptr, const_cast<void *>(static_cast<const volatile void *>(&args))...};
 
 // An explicit instantiation names the host stub too, and is registered.
 // CHECK: template __attribute__((host)) void tiled<double, 2>(double *, int);
