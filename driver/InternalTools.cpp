@@ -37,7 +37,8 @@ const char *const kValued[] = {"-o",     "-arch",  "-ptx-target", "-source",
                                "-embedded-fatbin", "-link-stub", "-fatbin-c",
                                "-register", "-compress-ptx", "-compress-elf",
                                "-jump-table-density", "-reloc-ptx-from",
-                               "-ident", "-fatbin-text", "-module-id-file"};
+                               "-ident", "-fatbin-text", "-module-id-file",
+                               "-module-id"};
 
 bool isValued(llvm::StringRef option) {
   return std::find(std::begin(kValued), std::end(kValued), option) !=
@@ -249,20 +250,34 @@ bool compileDevice(const ToolArgs &args, llvm::raw_ostream &diag,
 // where fatbinary writes them out as numbers), and the version-2 wrapper
 // __fatDeviceText in .nvFatBinSegment, whose fourth field is link.stub's
 // array of the units' relocatable fat binaries (the CUDA runtime links
-// their PTX when no linked cubin fits the device).
-std::string embeddedFatbinText(const std::string &fatbinFile,
-                               std::size_t size) {
+// their PTX when no linked cubin fits the device). `relocatable` (-r): the
+// text the toolkit's prelink.stub includes, a unit's as nvcc's fatbinary
+// --device-c writes it: the bytes in __nv_relfatbin, the version-1 wrapper
+// named by the module id (__FATIDNAME(__NV_MODULE_ID)).
+std::string embeddedFatbinText(const std::string &fatbinFile, std::size_t size,
+                               bool relocatable) {
   llvm::SmallString<256> path(fatbinFile);
   llvm::sys::fs::make_absolute(path);
-  return "#ifndef __SKIP_INTERNAL_FATBINARY_HEADERS\n"
-         "#include \"fatbinary_section.h\"\n#endif\n"
-         "#define __CUDAFATBINSECTION  \".nvFatBinSegment\"\n"
-         "#define __CUDAFATBINDATASECTION  \".nv_fatbin\"\n"
-         "asm(\".section .nv_fatbin, \\\"a\\\"\\n.align 8\\nfatbinData:\\n"
-         ".incbin " + lowering::asmFileNameInC(std::string(path)) +
-         "\\n.text\\n\");\n"
-         "extern \"C\" const unsigned long long fatbinData[" +
-         std::to_string((size + 7) / 8) + "];\n"
+  std::string section = relocatable ? "__nv_relfatbin" : ".nv_fatbin";
+  std::string text =
+      "#ifndef __SKIP_INTERNAL_FATBINARY_HEADERS\n"
+      "#include \"fatbinary_section.h\"\n#endif\n"
+      "#define __CUDAFATBINSECTION  \".nvFatBinSegment\"\n"
+      "#define __CUDAFATBINDATASECTION  \"" + section + "\"\n"
+      "asm(\".section " + section + ", \\\"a\\\"\\n.align 8\\nfatbinData:\\n"
+      ".incbin " + lowering::asmFileNameInC(std::string(path)) +
+      "\\n.text\\n\");\n"
+      "extern \"C\" const unsigned long long fatbinData[" +
+      std::to_string((size + 7) / 8) + "];\n";
+  if (relocatable)
+    return text +
+           "extern \"C\" {\n#undef __FATIDNAME_CORE\n#undef __FATIDNAME\n"
+           "#define __FATIDNAME_CORE(x) __fatbinwrap##x\n"
+           "#define __FATIDNAME(x) __FATIDNAME_CORE(x)\n"
+           "extern const __fatBinC_Wrapper_t __FATIDNAME(__NV_MODULE_ID) "
+           "__attribute__ ((aligned (8))) __attribute__ ((section "
+           "(__CUDAFATBINSECTION)))=\n\t{ 0x466243b1, 1, fatbinData, 0 }; }\n";
+  return text +
          "extern \"C\" { static const __fatBinC_Wrapper_t __fatDeviceText "
          "__attribute__ ((aligned (8))) __attribute__ ((section "
          "(__CUDAFATBINSECTION)))=\n\t{ 0x466243b1, 2, fatbinData, "
@@ -373,7 +388,9 @@ bool bundle(const ToolArgs &args, llvm::raw_ostream &, std::string &error) {
     return false;
   if (!args.get("-embedded-fatbin").empty() &&
       !writeFileAtomic(args.get("-embedded-fatbin"),
-                       embeddedFatbinText(args.get("-o"), fatbin.size()), error))
+                       embeddedFatbinText(args.get("-o"), fatbin.size(),
+                                          args.has("-embedded-relocatable")),
+                       error))
     return false;
   return writeFileAtomic(
       args.get("-o"),
@@ -533,11 +550,14 @@ bool deviceLink(const ToolArgs &args, llvm::raw_ostream &, std::string &error) {
 // every unit it holds (an object with nothing to register without units).
 // nvlink's device link: the toolkit's link.stub, compiled here with the
 // linked fat binary's C text (FATBINFILE) and nvlink's list of the units
-// (REGISTERLINKBINARYFILE), as nvcc has the host compiler compile it.
+// (REGISTERLINKBINARYFILE), as nvcc has the host compiler compile it. -r's
+// (-module-id): the toolkit's prelink.stub with the module id
+// (__NV_MODULE_ID) instead of the list: one more unit of relocatable code.
 bool linkStubObject(const ToolArgs &args, llvm::raw_ostream &diag,
                     std::string &error) {
+  bool prelink = !args.get("-module-id").empty();
   if (!require(args, "-o", error) || !require(args, "-fatbin-c", error) ||
-      !require(args, "-register", error))
+      (!prelink && !require(args, "-register", error)))
     return false;
   // Absolute: link.stub includes them, and a relative name would be looked
   // up beside link.stub, not in the working directory (--keep-dir kd).
@@ -553,8 +573,9 @@ bool linkStubObject(const ToolArgs &args, llvm::raw_ostream &diag,
   };
   std::string text =
       "#define FATBINFILE " + quoted(args.get("-fatbin-c")) + "\n" +
-      "#define REGISTERLINKBINARYFILE " + quoted(args.get("-register")) + "\n" +
-      "#define __NV_EXTRA_INITIALIZATION\n#define __NV_EXTRA_FINALIZATION\n"
+      (prelink ? "#define __NV_MODULE_ID " + args.get("-module-id")
+               : "#define REGISTERLINKBINARYFILE " + quoted(args.get("-register"))) +
+      "\n#define __NV_EXTRA_INITIALIZATION\n#define __NV_EXTRA_FINALIZATION\n"
       "#define __CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__\n"
       "#include " + quoted(args.get("-link-stub")) + "\n";
   auto unit = offload::HostUnit::generate(args.cc1, args.get("-o") + ".cpp",

@@ -93,6 +93,10 @@ const Spec kSpecs[] = {
   {"-lib", "--lib", "phase", Kind::Flag, Group::Phase, "",
    "Compile the inputs and put their objects, with the objects given, into a static library "
    "(a.a unless -o), with ar as nvcc does.", false, Split::None, "lib"},
+  {"-r", "--relocatable-link", "phase", Kind::Flag, Group::Phase, "",
+   "Relocatable link (ld -r) of the inputs' objects and the objects given into one object "
+   "(a.out unless -o), their relocatable device code linked by nvlink -r, as nvcc's; a later "
+   "link device-links it.", false, Split::None, "relocatable-link"},
   {"-dlink", "--device-link", "phase", Kind::Flag, Group::Phase, "",
    "Link the relocatable device code of the objects and libraries given into one host object.", false, Split::None, "device-link"},
   {"-dw", "--device-w", "phase", Kind::Flag, Group::Phase, "",
@@ -291,13 +295,22 @@ const Spec kSpecs[] = {
    "The device sides are checked, not compiled: their PTX is an empty module, as nvcc's "
    "(the program builds; its kernels have no code)."},
   {"-static-global-template-stub", "--static-global-template-stub",
-   "static-global-template-stub", Kind::Value, Group::Targets, "{false}",
-   "false only, mycc's behaviour: the host stubs of __global__ templates have weak "
-   "linkage. true (nvcc's default, static stubs) is rejected: not implemented."},
+   "static-global-template-stub", Kind::Value, Group::Targets, "{true|false}",
+   "Whole-program mode: the host stubs of __global__ templates are static, so each unit "
+   "launches its own module's kernel (default true, as nvcc's); false: weak stubs, the "
+   "linker keeps one."},
   {"-device-entity-has-hidden-visibility", "--device-entity-has-hidden-visibility",
-   "device-entity-has-hidden-visibility", Kind::Value, Group::Targets, "{false}",
-   "false only, mycc's behaviour: kernels' host stubs keep default visibility. true "
-   "(nvcc's default, hidden) is rejected: not implemented."},
+   "device-entity-has-hidden-visibility", Kind::Value, Group::Targets, "{true|false}",
+   "Kernels' host stubs (and with -rdc=true device variables' shadows) without a "
+   "visibility of their own are hidden (default true, as nvcc's); false: default "
+   "visibility."},
+  {"-astoolspatch", "--compile-as-tools-patch", "compile-as-tools-patch", Kind::Flag,
+   Group::Targets, "",
+   "Patch code for CUDA tools (with -ptx, -cubin or -fatbin): -keep-device-functions and "
+   "ptxas -astoolspatch, as nvcc's."},
+  {"-sanitize", "--sanitize", "sanitize", Kind::Value, Group::Targets, "<tool>",
+   "Instrumentation for a compute-sanitizer tool, which ptxas inserts: ptxas "
+   "-sanitize=<tool> for each unit's cubins, as nvcc's (this toolkit's ptxas takes memcheck)."},
   {"-keep-device-functions", "--keep-device-functions", "keep-device-functions", Kind::Flag,
    Group::Targets, "",
    "Whole-program device code keeps the __device__ functions with external linkage that "
@@ -456,10 +469,6 @@ const Spec kSpecs[] = {
 // suggestion (-G is not -g, -lib is not -l ib).
 const char *const kUnsupportedNvcc[][2] = {
   {"-optix-ir", "--optix-ir"}, {"-ltoir", "--ltoir"},
-  {"-astoolspatch", "--compile-as-tools-patch"},
-  {"-r", "--relocatable-link"},
-
-  {"-sanitize", "--sanitize"},
 };
 // clang-format on
 
@@ -864,7 +873,7 @@ struct Raw {
       jumpTableDensity, entries, deviceTimeTrace, optimizationInfo, hostLinkerScript,
       libdeviceDirectory, targetDirectory,
       diagSuppress, diagError, diagWarn, templateDepth, templateBacktraceLimit,
-      defaultStream, machine, randomSeed, inputs;
+      defaultStream, machine, randomSeed, sanitize, inputs;
   std::vector<std::string> dependencies, dependencyOutput, dependencyTarget;
   int dependencyTargets = 0;
   int debug = 0, lineInfo = 0, relaxedConstexpr = 0, extendedLambda = 0,
@@ -876,7 +885,7 @@ struct Raw {
       allowUnsupportedCompiler = 0, hostInProcess = 0;
   int noCompress = 0, forwardUnknownOpts = 0, clean = 0, noDeviceLink = 0, noEffect = 0,
       profile = 0, noExceptions = 0, sourceInPtx = 0, keepDeviceFunctions = 0,
-      deviceSyntaxOnly = 0;
+      deviceSyntaxOnly = 0, toolsPatch = 0;
   std::vector<std::string> outputDirectory, noEffectValues, briefDiagnostics, dopt,
       deviceStackProtector, fastCompile, staticTemplateStub, hiddenDeviceEntities;
   int dlto = 0, ewp = 0, objdirAsTemp = 0, augmentLinkerScript = 0, dontUseProfile = 0,
@@ -994,6 +1003,8 @@ Cli11Parser::Cli11Parser() {
   app.add_flag("--no-exceptions", raw.noExceptions);
   app.add_flag("--source-in-ptx", raw.sourceInPtx);
   app.add_flag("--keep-device-functions", raw.keepDeviceFunctions);
+  app.add_flag("--compile-as-tools-patch", raw.toolsPatch);
+  list("sanitize", raw.sanitize);
   app.add_flag("--device-syntax-only", raw.deviceSyntaxOnly);
   list("output-directory", raw.outputDirectory);
   list("no-effect-value", raw.noEffectValues);
@@ -1541,7 +1552,7 @@ std::string phaseOptions(const Raw &raw, Options &o) {
       {"cubin", Phase::Cubin},           {"fatbin", Phase::Fatbin},
       {"cuda", Phase::Cuda},             {"compile", Phase::Compile},
       {"device-link", Phase::DeviceLink}, {"lib", Phase::Lib},
-      {"link", Phase::Link}};
+      {"relocatable-link", Phase::RelocatableLink}, {"link", Phase::Link}};
   // -dc is -c with relocatable device code, -dw -c without.
   bool deviceC = false, deviceW = false;
   std::size_t earliest = std::size(kEarliestFirst);
@@ -1801,7 +1812,9 @@ std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &w
     o.outputDir = *v;
   o.cleanTargets = raw.clean > 0;
   o.sourceInPtx = raw.sourceInPtx > 0;
-  o.keepDeviceFunctions = raw.keepDeviceFunctions > 0;
+  o.keepDeviceFunctions = raw.keepDeviceFunctions > 0 || raw.toolsPatch > 0;
+  o.toolsPatch = raw.toolsPatch > 0;
+  if (auto v = lastValue(raw.sanitize, "sanitize", warnings)) o.sanitize = *v;
   o.deviceSyntaxOnly = raw.deviceSyntaxOnly > 0;
   if (auto v = lastValue(raw.fastCompile, "fast-compile", warnings)) o.fastCompile = *v;
   o.noDeviceLink = raw.noDeviceLink > 0;
@@ -1831,9 +1844,18 @@ std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &w
   if (o.deviceLto) o.rdc = true; // as nvcc's -dlto, even after -rdc=false
   // -ewp: nvcc's relocatable objects and device link, whole-program code;
   // nvcc refuses it with the other kinds of relocatable code.
+  if (o.phase == Phase::RelocatableLink) {
+    // As nvcc's -r: the inputs compile to relocatable device code, which
+    // nvlink -r links; mycc's -dlto bitcode is not nvlink's to link.
+    if (raw.dlto > 0)
+      return "-r with -dlto is not supported by mycc: its -dlto device code is "
+             "LLVM bitcode, which nvlink -r cannot link";
+    o.rdc = true;
+  }
   if (raw.ewp > 0) {
     const char *other =
         raw.dlto > 0 ? "-dlto"
+        : o.phase == Phase::RelocatableLink ? "-r"
         : std::count(raw.phase.begin(), raw.phase.end(), "device-c") ? "-dc"
         : o.rdc ? "-rdc=true"
                 : nullptr;
@@ -1842,6 +1864,14 @@ std::string buildOptions(const Raw &raw, Options &o, std::vector<std::string> &w
   }
   if (std::string error = driverOptions(raw, o, warnings); !error.empty())
     return error;
+  // -astoolspatch, as nvcc 13 refuses it (measured).
+  if (o.toolsPatch) {
+    if (o.phase != Phase::Ptx && o.phase != Phase::Cubin && o.phase != Phase::Fatbin)
+      return "-astoolspatch (--compile-as-tools-patch) requires -ptx, -cubin or -fatbin";
+    if (o.rdc)
+      return std::string("-astoolspatch (--compile-as-tools-patch) is not compatible with ") +
+             (o.extensibleWholeProgram ? "-ewp" : "-rdc=true");
+  }
   return buildTargets(raw, o, warnings);
 }
 

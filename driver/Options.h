@@ -24,6 +24,9 @@ enum class Phase {
   DeviceLink, // -dlink: relocatable device code of objects -> host object
   Lib,        // -lib: the inputs' objects (and the objects given) -> a static
               // library, through ar as nvcc's
+  // -r: the inputs' objects (and the objects given) -> one relocatable
+  // object (ld -r), their relocatable device code linked by nvlink -r.
+  RelocatableLink,
   Dependencies, // -M/-MM: only the make rule of each input's dependencies
 };
 
@@ -96,7 +99,9 @@ struct Options {
   bool restrictKernelPointers = false; // -restrict
   bool sourceInPtx = false; // -src-in-ptx (with -lineinfo or -G)
   std::string fastCompile;  // -Ofc {0|min|mid|max}; empty: not given
-  bool keepDeviceFunctions = false; // -keep-device-functions
+  bool keepDeviceFunctions = false; // -keep-device-functions (-astoolspatch too)
+  bool toolsPatch = false;  // -astoolspatch: ptxas -astoolspatch
+  std::string sanitize;     // -sanitize <tool>: ptxas -sanitize=<tool>; empty: none
   // -static-global-template-stub (nvcc 13's default true): in whole-program
   // mode the host stubs of __global__ templates have internal linkage, so
   // each unit launches its own module's kernel.

@@ -3,6 +3,7 @@
 #include "AtomicFile.h"
 #include "Frontend.h"
 #include "HostCompiler.h"
+#include "HostLowering.h"
 #include "InternalTools.h"
 #include "Ptxas.h"
 
@@ -108,6 +109,8 @@ offload::PtxasOptions ptxasOptions(const Options &o) {
   p.entries = o.entries;
   p.extraOptions = o.xptxas;
   p.splitCompile = o.splitCompile;
+  p.toolsPatch = o.toolsPatch;
+  p.sanitize = o.sanitize;
   return p;
 }
 
@@ -196,7 +199,8 @@ private:
                       std::string &error);
   void planPtxas(const TargetPair &pair, const std::string &ptx,
                  const std::string &source, const std::string &cubinBase,
-                 std::vector<std::pair<Target, std::string>> &images);
+                 std::vector<std::pair<Target, std::string>> &images,
+                 bool linked = false);
   // `linked`: a device link's images (nvcc leaves their cubins
   // uncompressed); else one unit's.
   std::string planBundle(std::vector<std::pair<Target, std::string>> images,
@@ -344,6 +348,7 @@ bool Planner::check(std::string &error) {
   bool singleOutputPhase = o.phase != Phase::Link &&
                            o.phase != Phase::DeviceLink &&
                            o.phase != Phase::Lib &&
+                           o.phase != Phase::RelocatableLink &&
                            o.phase != Phase::Dependencies;
   if (singleOutputPhase && !o.output.empty() && o.inputs.size() > 1) {
     error = "-o cannot name the output of " + std::to_string(o.inputs.size()) +
@@ -351,7 +356,8 @@ bool Planner::check(std::string &error) {
     return false;
   }
   rdcObject = o.rdc && (o.phase == Phase::Compile || o.phase == Phase::Link ||
-                        o.phase == Phase::Lib);
+                        o.phase == Phase::Lib ||
+                        o.phase == Phase::RelocatableLink);
   bitcodeRdc = rdcObject && o.deviceLto;
   nvccSteps = o.keep && t.hostCompilerPipeline && !(o.rdc && o.deviceLto);
   if (o.rdc && o.deviceLto &&
@@ -477,8 +483,8 @@ void Planner::nameDependencies(Unit &unit) {
 // rule (gcc's -M... options, which nvcc's are modelled on).
 bool Planner::planSource(const Unit &unit, InputKind kind, std::string &error) {
   if (o.phase != Phase::Compile && o.phase != Phase::Link &&
-      o.phase != Phase::Lib && o.phase != Phase::Dependencies &&
-      o.phase != Phase::Preprocess) {
+      o.phase != Phase::Lib && o.phase != Phase::RelocatableLink &&
+      o.phase != Phase::Dependencies && o.phase != Phase::Preprocess) {
     error = unit.input + ": -ptx, -cubin, -fatbin and -cuda apply to CUDA "
                          "sources only";
     return false;
@@ -619,7 +625,8 @@ bool Planner::planPreprocessSides(const Unit &unit, std::string &error) {
 bool Planner::planCudaSides(const Unit &unit, std::string &error) {
   if (o.phase == Phase::Preprocess) return planPreprocessSides(unit, error);
   bool wantsHost = o.phase == Phase::Cuda || o.phase == Phase::Compile ||
-                   o.phase == Phase::Link || o.phase == Phase::Lib;
+                   o.phase == Phase::Link || o.phase == Phase::Lib ||
+                   o.phase == Phase::RelocatableLink;
   bool wantsDevice = o.phase != Phase::Cuda && o.phase != Phase::Dependencies;
   // The rule comes from the host side's preprocessing; without a host side
   // (-M, or -MD with -ptx, -cubin, -fatbin) it runs for the rule alone.
@@ -882,11 +889,12 @@ bool Planner::planDeviceSide(const Unit &unit,
 }
 
 // ptxas for each real arch of `pair`; the images the fat binary then holds
-// from it go to `images`.
+// from it go to `images`. `linked`: a -dlto device link's PTX.
 void Planner::planPtxas(const TargetPair &pair, const std::string &ptx,
                         const std::string &source,
                         const std::string &cubinBase,
-                        std::vector<std::pair<Target, std::string>> &images) {
+                        std::vector<std::pair<Target, std::string>> &images,
+                        bool linked) {
   for (const Target &code : pair.codes) {
     if (code.isVirtual) {
       images.push_back({code, ptx});
@@ -900,8 +908,11 @@ void Planner::planPtxas(const TargetPair &pair, const std::string &ptx,
     job.inputs = {ptx};
     job.outputs = {cubin};
     job.target = code;
+    offload::PtxasOptions options = ptxasOptions(o);
+    // nvcc instruments each unit's cubins, not a -dlto device link's.
+    if (linked) options.sanitize.clear();
     job.command = offload::ptxasCommand(
-        offload::PtxasJob{t.ptxas, ptx, code.str(), cubin, ptxasOptions(o)});
+        offload::PtxasJob{t.ptxas, ptx, code.str(), cubin, options});
     graph.add(job);
     images.push_back({code, cubin});
   }
@@ -959,6 +970,8 @@ std::string Planner::planBundle(std::vector<std::pair<Target, std::string>> imag
   job.outputs = {output};
   if (!embeddedText.empty()) {
     cmd.value("-embedded-fatbin", embeddedText);
+    // -r's: the text prelink.stub includes, as a unit's (planNvlink).
+    if (o.phase == Phase::RelocatableLink) cmd.flag("-embedded-relocatable");
     job.outputs.push_back(embeddedText);
   }
   if (!fatbinText.empty()) {
@@ -1004,7 +1017,9 @@ bool Planner::planLinking(std::string &error) {
     planArchive();
     return true;
   }
-  if (o.phase != Phase::Link && o.phase != Phase::DeviceLink) return true;
+  if (o.phase != Phase::Link && o.phase != Phase::DeviceLink &&
+      o.phase != Phase::RelocatableLink)
+    return true;
   // -nodlink: the host link alone; the device link's object is the user's.
   if (o.phase == Phase::Link && o.noDeviceLink) {
     planLink();
@@ -1013,7 +1028,8 @@ bool Planner::planLinking(std::string &error) {
   std::vector<std::string> existing;
   for (const std::string &input : deviceLinkInputs)
     if (!graph.producerOf(input)) existing.push_back(input);
-  bool needed = o.phase == Phase::DeviceLink || rdcUnits;
+  bool needed = o.phase == Phase::DeviceLink ||
+                o.phase == Phase::RelocatableLink || rdcUnits;
   // Which kind of relocatable device code existing objects hold (nvcc's or
   // -dlto's bitcode) is for the scan to say; without them, -dlto says.
   if (o.libs.empty() && existing.empty())
@@ -1091,7 +1107,9 @@ bool Planner::afterScan(const std::string &manifest, std::string &error) {
     return false;
   }
   bool bitcode = bitcodeCode || (!nvccCode && o.deviceLto);
-  bool needed = o.phase == Phase::DeviceLink || rdcUnits || images || relfatbins;
+  bool needed = o.phase == Phase::DeviceLink ||
+                o.phase == Phase::RelocatableLink || rdcUnits || images ||
+                relfatbins;
   return finishLinking(needed, bitcode,
                        o.targetsGiven || rdcUnits ? o.targets
                        : bitcode                  ? targets
@@ -1102,9 +1120,14 @@ bool Planner::afterScan(const std::string &manifest, std::string &error) {
 bool Planner::finishLinking(bool deviceLink, bool bitcode,
                             const std::vector<TargetPair> &targets,
                             std::string &error) {
+  if (bitcode && o.phase == Phase::RelocatableLink) {
+    error = "-r of objects compiled with -dlto is not supported by mycc: their "
+            "device code is LLVM bitcode, which nvlink -r cannot link";
+    return false;
+  }
   if (deviceLink && bitcode && !planDeviceLink(targets, error)) return false;
   if (deviceLink && !bitcode && !planNvlink(targets, error)) return false;
-  if (o.phase == Phase::Link) planLink();
+  if (o.phase == Phase::Link || o.phase == Phase::RelocatableLink) planLink();
   return true;
 }
 
@@ -1130,7 +1153,7 @@ bool Planner::planDeviceLink(const std::vector<TargetPair> &linkTargets,
     job.command = cmd.value("-o", ptx).argv;
     job.inProcess = true;
     graph.add(job);
-    planPtxas(pair, ptx, source, "a_dlink", images);
+    planPtxas(pair, ptx, source, "a_dlink", images, /*linked=*/true);
   }
   std::string fatbin =
       planBundle(images, temp("a_dlink", ".fatbin"), source, /*linked=*/true);
@@ -1164,19 +1187,30 @@ bool Planner::planDeviceLink(const std::vector<TargetPair> &linkTargets,
 // unit's __cudaRegisterLinkedBinary<module id>. nvcc has the host compiler
 // compile link.stub; mycc compiles it in process (Clang), which made the
 // device link of a small program faster than nvcc's (docs/performance.md).
+//
+// -r, as nvcc 13 runs it (measured): nvlink -r instead, without the list of
+// units; the relocatable cubins in a fat binary written as the C text the
+// toolkit's prelink.stub includes (a unit's: its data in __nv_relfatbin,
+// its wrapper named by the module id), and prelink.stub compiled with the
+// module id of the output. The result is one more unit of relocatable
+// device code beside those it was linked from, which the program's device
+// link (nvlink) then links. Without a real architecture nvcc's nvlink -r
+// writes nothing; mycc then leaves the device code to that device link.
 bool Planner::planNvlink(const std::vector<TargetPair> &linkTargets,
                          std::string &error) {
-  if (t.linkStub.empty()) {
-    error = "the CUDA toolkit at '" + t.cudaPath +
-            "' has no bin/crt/link.stub, which a device link needs (set "
-            "--cuda-path or CUDA_PATH to a complete toolkit)";
+  bool relocatable = o.phase == Phase::RelocatableLink;
+  const std::string &stub = relocatable ? t.prelinkStub : t.linkStub;
+  if (stub.empty()) {
+    error = "the CUDA toolkit at '" + t.cudaPath + "' has no bin/crt/" +
+            (relocatable ? "prelink.stub, which -r" : "link.stub, which a device link") +
+            " needs (set --cuda-path or CUDA_PATH to a complete toolkit)";
     return false;
   }
   std::string source = joined(cuInputs.empty() ? deviceLinkInputs : cuInputs);
-  std::string reg = temp("a_dlink", ".reg.c");
+  std::string reg = relocatable ? "" : temp("a_dlink", ".reg.c");
   // nvlink leaves an existing registration file as it is: one kept from an
   // earlier link (--keep) goes first, as nvcc removes it.
-  if (o.keep) {
+  if (o.keep && !relocatable) {
     Job rm{JobKind::Remove};
     rm.source = source;
     rm.outputs = {reg};
@@ -1190,6 +1224,7 @@ bool Planner::planNvlink(const std::vector<TargetPair> &linkTargets,
           std::find(codes.begin(), codes.end(), code) == codes.end())
         codes.push_back(code);
   bool ptxOnly = codes.empty();
+  if (ptxOnly && relocatable) return true;
   if (ptxOnly)
     for (const TargetPair &pair : linkTargets) codes.push_back(pair.virtualArch);
   std::vector<std::pair<Target, std::string>> images;
@@ -1205,7 +1240,8 @@ bool Planner::planNvlink(const std::vector<TargetPair> &linkTargets,
     cmd.push_back("-m64");
     if (o.shared) cmd.push_back("--shared");
     cmd.push_back("--arch=" + code.str());
-    if (first) {
+    if (relocatable) cmd.push_back("-r");
+    if (first && !relocatable) {
       cmd.push_back("--register-link-binaries=" + reg);
       if (o.keep) job.inputs.push_back(reg); // after the removal
       job.outputs.push_back(reg);
@@ -1227,9 +1263,10 @@ bool Planner::planNvlink(const std::vector<TargetPair> &linkTargets,
     first = false;
   }
   std::string fatbinC = temp("a_dlink", ".fatbin.c");
-  std::string fatbin =
-      planBundle(images, temp("a_dlink", ".fatbin"), source, /*linked=*/true,
-                 fatbinC, o.relocatablePtx ? deviceLinkInputs : std::vector<std::string>{});
+  // -r's cubins are a relocatable object's: compressed, as nvcc's.
+  std::string fatbin = planBundle(
+      images, temp("a_dlink", ".fatbin"), source, /*linked=*/!relocatable, fatbinC,
+      o.relocatablePtx && !relocatable ? deviceLinkInputs : std::vector<std::string>{});
 
   dlinkObject = o.phase == Phase::DeviceLink ? finalOr("a_dlink.o")
                                              : temp("a_dlink", ".o");
@@ -1239,15 +1276,17 @@ bool Planner::planNvlink(const std::vector<TargetPair> &linkTargets,
     return false;
   Job host{JobKind::DeviceLinkHost};
   host.source = source;
-  host.inputs = {fatbinC, reg, fatbin}; // the C text .incbin's the fat binary
+  host.inputs = {fatbinC, fatbin}; // the C text .incbin's the fat binary
+  InternalCommand cmd(t, "device-link-host");
+  cmd.value("-link-stub", stub).value("-fatbin-c", fatbinC);
+  if (relocatable) {
+    cmd.value("-module-id", lowering::kModuleIdPrefix + unitId(finalOr("a.out"), 0));
+  } else {
+    cmd.value("-register", reg);
+    host.inputs.push_back(reg);
+  }
   host.outputs = {dlinkObject};
-  host.command = InternalCommand(t, "device-link-host")
-                     .value("-link-stub", t.linkStub)
-                     .value("-fatbin-c", fatbinC)
-                     .value("-register", reg)
-                     .value("-o", dlinkObject)
-                     .cc1(cc1)
-                     .argv;
+  host.command = cmd.value("-o", dlinkObject).cc1(cc1).argv;
   host.inProcess = true;
   graph.add(host);
   return true;
@@ -1272,15 +1311,6 @@ void Planner::planArchive() {
   graph.add(job);
 }
 
-// nvcc's host link, measured with nvcc 13.0 --dryrun: the host compiler with
-// the -Xcompiler options, the objects (the device link's first), the
-// -Xlinker options, the user's -L/-l, the toolkit's LIBRARIES
-// ("-L.../stubs" "-L..."), the CUDA runtime (-lcudadevrt -lcudart_static
-// -lrt -lpthread -ldl; -lcudadevrt -lcudart for -cudart shared; nothing for
-// none), -o. mycc's LIBRARIES directories are the prefix's lib64/
-// (docs/build-systems.md), which also holds mycc's runtime, linked as
-// -lmycc_rt ahead of the CUDA runtime it calls; build systems that link by
-// themselves (CMake) read this command to learn the libraries.
 // nvlink writes the host linker script of -hls, as nvcc has it do: the
 // host linker's default script with the fat binaries' sections placed
 // (lcs-abs), or only those sections (-aug-hls: lcs-aug). `--host-ccbin`
@@ -1297,6 +1327,18 @@ std::string Planner::planLinkerScript(const std::string &output) {
   return output;
 }
 
+// nvcc's host link, measured with nvcc 13.0 --dryrun: the host compiler with
+// the -Xcompiler options, the objects (the device link's first), the
+// -Xlinker options, the user's -L/-l, the toolkit's LIBRARIES
+// ("-L.../stubs" "-L..."), the CUDA runtime (-lcudadevrt -lcudart_static
+// -lrt -lpthread -ldl; -lcudadevrt -lcudart for -cudart shared; nothing for
+// none), -o. mycc's LIBRARIES directories are the prefix's lib64/
+// (docs/build-systems.md), which also holds mycc's runtime, linked as
+// -lmycc_rt ahead of the CUDA runtime it calls; build systems that link by
+// themselves (CMake) read this command to learn the libraries.
+// -r's relocatable link, also as nvcc 13.0 runs it: the host compiler with
+// the -Xcompiler options, -m64 -r -nostdlib, then in one group the objects
+// (the device link's first), -Xlinker, -L/-l and the toolkit's directories.
 void Planner::planLink() {
   if (!dlinkObject.empty()) linkInputs.insert(linkInputs.begin(), dlinkObject);
   Job job{JobKind::Link};
@@ -1313,6 +1355,9 @@ void Planner::planLink() {
   std::vector<std::string> &cmd = job.command;
   cmd = {t.hostCompiler};
   cmd.insert(cmd.end(), o.xcompiler.begin(), o.xcompiler.end());
+  bool relocatable = o.phase == Phase::RelocatableLink;
+  if (relocatable)
+    cmd.insert(cmd.end(), {"-m64", "-r", "-nostdlib", "-Wl,--start-group"});
   if (o.shared) cmd.push_back("-shared");
   if (o.debug) cmd.push_back("-g");
   cmd.insert(cmd.end(), linkInputs.begin(), linkInputs.end());
@@ -1322,6 +1367,11 @@ void Planner::planLink() {
   // librariesValue(), unquoted.
   cmd.push_back("-L" + t.prefix + "/lib64/stubs");
   cmd.push_back("-L" + t.prefix + "/lib64");
+  if (relocatable) {
+    cmd.insert(cmd.end(), {"-Wl,--end-group", "-o", output});
+    graph.add(job);
+    return;
+  }
   cmd.push_back("-lmycc_rt");
   if (o.cudadevrt && o.cudart != CudartKind::None)
     cmd.push_back("-lcudadevrt");

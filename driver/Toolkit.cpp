@@ -236,9 +236,15 @@ bool discoverToolkit(const Options &o, const std::string &self, Toolkit &t,
       return false;
     }
   }
-  t.ptxas = t.cudaPath + "/bin/ptxas";
-  t.nvlink = t.cudaPath + "/bin/nvlink";
+  // A prefix that mirrors the toolkit (mycc's own, given as CUDA_PATH by a
+  // Makefile that runs $(CUDA_PATH)/bin/nvcc) may have no ptxas or nvlink:
+  // then the toolkit its headers lead to has them.
+  for (auto [tool, name] : {std::pair{&t.ptxas, "bin/ptxas"}, {&t.nvlink, "bin/nvlink"}}) {
+    *tool = toolkitFile(t.cudaPath, name);
+    if (tool->empty()) *tool = t.cudaPath + "/" + name;
+  }
   t.linkStub = toolkitFile(t.cudaPath, "bin/crt/link.stub");
+  t.prelinkStub = toolkitFile(t.cudaPath, "bin/crt/prelink.stub");
   std::string request = hostCompilerRequest(o);
   t.hostCompiler = hostCompilerOf(request);
   t.hostCompilerPipeline = !o.hostInProcess;

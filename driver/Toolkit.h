@@ -38,8 +38,9 @@ struct Toolkit {
   std::string cudaPath;
   std::string ptxas;
   // The device linker of nvcc's relocatable device code, and the source of
-  // the registration its output needs (bin/crt/link.stub).
-  std::string nvlink, linkStub;
+  // the registration its output needs (bin/crt/link.stub; -r's output:
+  // bin/crt/prelink.stub).
+  std::string nvlink, linkStub, prelinkStub;
   std::string libdevice; // -ldir's libdevice.10.bc; empty: Clang finds the toolkit's
   // The host compiler that compiles .c/.cpp inputs and links: -ccbin, else
   // NVCC_CCBIN as given (a directory means its g++),

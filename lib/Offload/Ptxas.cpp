@@ -25,6 +25,7 @@ std::vector<std::string> sharedOptions(const PtxasOptions &o) {
 
 std::vector<std::string> ptxasCommand(const PtxasJob &job) {
   std::vector<std::string> cmd{job.ptxas};
+  if (job.options.toolsPatch) cmd.push_back("-astoolspatch");
   if (!job.options.entries.empty()) {
     std::string list;
     for (const std::string &entry : job.options.entries)
@@ -35,6 +36,8 @@ std::vector<std::string> ptxasCommand(const PtxasJob &job) {
     cmd.push_back("-split-compile=" + std::to_string(job.options.splitCompile));
   cmd.insert(cmd.end(), {"-arch=" + job.gpuName, "-m64"});
   if (job.options.resourceUsage) cmd.push_back("-v");
+  if (!job.options.sanitize.empty())
+    cmd.push_back("-sanitize=" + job.options.sanitize);
   if (!job.options.fastCompile.empty())
     cmd.push_back("--Ofast-compile=" + job.options.fastCompile);
   std::vector<std::string> shared = sharedOptions(job.options);

@@ -34,6 +34,13 @@ struct PtxasOptions {
   // as nvcc 13.0 passes it (measured with --dryrun); 1: not given. Not among
   // the JIT's options.
   unsigned splitCompile = 1;
+  // -astoolspatch: ptxas -astoolspatch (first on its line, as nvcc 13.0
+  // gives it); not among the JIT's options.
+  bool toolsPatch = false;
+  // -sanitize <tool>: ptxas -sanitize=<tool>, the instrumentation ptxas
+  // inserts for compute-sanitizer (after -v, as nvcc 13.0 gives it); not
+  // among the JIT's options. Empty: none.
+  std::string sanitize;
 };
 
 struct PtxasJob {

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Separate compilation across compilers and into a shared library, on the
 # GPU: programs built from mycc's and nvcc's relocatable device code in both
-# directions (objects and static archives), and a shared library with its own
-# device link, each run and checked (PASS lines).
+# directions (objects, static archives and -r's relocatable links), and a
+# shared library with its own device link, each run and checked (PASS lines).
 #
 #   run-rdc-interop.sh <mycc> <nvcc> [extra flags, e.g. -arch=sm_90]
 #
@@ -31,7 +31,9 @@ if [ "$build_only" != 1 ] && [ "${MYCC_GPU_TESTS_FORCE:-0}" != 1 ] &&
 fi
 
 programs=(mycc_links_nvcc_objects nvcc_links_mycc_objects
-          mycc_links_nvcc_archive nvcc_links_mycc_archive shared_library_rdc)
+          mycc_links_nvcc_archive nvcc_links_mycc_archive shared_library_rdc
+          mycc_relocatable_link mycc_relocatable_sources nvcc_links_mycc_relocatable
+          mycc_links_nvcc_relocatable)
 
 if [ -z "$prebuilt" ]; then
   if ! command -v "$nvcc" >/dev/null 2>&1; then
@@ -61,6 +63,22 @@ if [ -z "$prebuilt" ]; then
   step "$mycc" "${flags[@]}" -dc "$here/rdc_library_part.cu" -o part_mycc.o || ok=0
   step ar rcs libpart_mycc.a part_mycc.o || ok=0
   step "$nvcc" "${flags[@]}" -rdc=true "$here/rdc_library.cu" -L. -lpart_mycc $rt -o nvcc_links_mycc_archive || ok=0
+  # -r: one object from a unit of each compiler, the program's device link
+  # then by mycc; two sources -r'd by mycc; a source -r'd by mycc, linked by
+  # nvcc; nvcc's -r, linked by mycc. (nvlink refuses a unit's extern
+  # __shared__ array beside an -r'd object that has one too, nvcc's objects
+  # as mycc's: rdc_extern has none.)
+  step "$mycc" "${flags[@]}" -r a_mycc.o b_nvcc.o -o ab_r_mycc.o || ok=0
+  step "$mycc" "${flags[@]}" ab_r_mycc.o -o mycc_relocatable_link || ok=0
+  step "$mycc" "${flags[@]}" -r "$here/rdc_extern.cu" "$here/rdc_extern_b.cu" -o e_r_mycc.o || ok=0
+  step "$mycc" "${flags[@]}" e_r_mycc.o -o mycc_relocatable_sources || ok=0
+  step "$mycc" "${flags[@]}" -r "$here/rdc_extern_b.cu" -o e_b_r_mycc.o || ok=0
+  step "$nvcc" "${flags[@]}" -dc "$here/rdc_extern.cu" -o e_a_nvcc.o || ok=0
+  step "$nvcc" "${flags[@]}" e_a_nvcc.o e_b_r_mycc.o $rt -o nvcc_links_mycc_relocatable || ok=0
+  step "$nvcc" "${flags[@]}" -dc "$here/rdc_extern_b.cu" -o e_b_nvcc.o || ok=0
+  step "$nvcc" "${flags[@]}" -r e_b_nvcc.o -o e_b_r_nvcc.o || ok=0
+  step "$mycc" "${flags[@]}" -dc "$here/rdc_extern.cu" -o e_a_mycc.o || ok=0
+  step "$mycc" "${flags[@]}" e_a_mycc.o e_b_r_nvcc.o -o mycc_links_nvcc_relocatable || ok=0
   # A shared library with relocatable device code, used by a C++ program.
   step "$mycc" "${flags[@]}" -shared -rdc=true -Xcompiler -fPIC "$here/interop/shlib_a.cu" "$here/interop/shlib_b.cu" -o libshrdc.so || ok=0
   step g++ "$here/interop/shlib_main.cpp" -L. -lshrdc -Wl,-rpath,'$ORIGIN' -o shared_library_rdc || ok=0

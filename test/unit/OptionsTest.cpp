@@ -1070,7 +1070,7 @@ TEST(Unknown, NvccOptionsNotImplemented) {
   std::string error = fails({"-optix-ir"});
   EXPECT_TRUE(contains(error, "-optix-ir (--optix-ir)")) << error;
   EXPECT_TRUE(contains(error, "not supported")) << error;
-  EXPECT_TRUE(contains(fails({"-sanitize", "memcheck"}), "--sanitize"));
+  EXPECT_TRUE(contains(fails({"-ltoir"}), "-ltoir (--ltoir)"));
   // -lib is nvcc's library mode, not -l ib.
   EXPECT_EQ(ok({"-lib", "x.cu"}).phase, Phase::Lib);
   EXPECT_TRUE(ok({"-lib", "x.cu"}).libs.empty());
@@ -1126,6 +1126,36 @@ TEST(NvccOptions, HostAndDiagnostics) {
   EXPECT_FALSE(ok({"-device-entity-has-hidden-visibility=false", "x.cu"})
                    .hiddenDeviceEntities);
   EXPECT_TRUE(contains(fails({"-brief-diag=maybe", "x.cu"}), "true, false"));
+}
+
+// ptxas's instrumentation and tools patch code, as nvcc 13 passes them.
+TEST(NvccOptions, SanitizeAndToolsPatch) {
+  EXPECT_EQ(ok({"x.cu"}).sanitize, "");
+  EXPECT_EQ(ok({"-sanitize", "memcheck", "x.cu"}).sanitize, "memcheck");
+  EXPECT_EQ(ok({"--sanitize=memcheck", "-sanitize=threadsteer", "x.cu"}).sanitize,
+            "threadsteer");
+  Options patch = ok({"-astoolspatch", "-cubin", "x.cu"});
+  EXPECT_TRUE(patch.toolsPatch);
+  EXPECT_TRUE(patch.keepDeviceFunctions);
+  EXPECT_TRUE(ok({"--compile-as-tools-patch", "-ptx", "x.cu"}).toolsPatch);
+  EXPECT_TRUE(contains(fails({"-astoolspatch", "-c", "x.cu"}),
+                       "requires -ptx, -cubin or -fatbin"));
+  EXPECT_TRUE(contains(fails({"-astoolspatch", "-fatbin", "-rdc=true", "x.cu"}),
+                       "not compatible with -rdc=true"));
+  EXPECT_TRUE(contains(fails({"-astoolspatch", "-fatbin", "-ewp", "x.cu"}),
+                       "not compatible with -ewp"));
+}
+
+// -r: nvcc's relocatable link; its sources compile with relocatable device
+// code whatever -rdc says; -c, an earlier phase, wins.
+TEST(NvccOptions, RelocatableLink) {
+  Options r = ok({"-r", "a.o", "b.cu"});
+  EXPECT_EQ(r.phase, Phase::RelocatableLink);
+  EXPECT_TRUE(r.rdc);
+  EXPECT_TRUE(ok({"--relocatable-link", "-rdc=false", "b.cu"}).rdc);
+  EXPECT_EQ(ok({"-r", "-c", "b.cu"}).phase, Phase::Compile);
+  EXPECT_TRUE(contains(fails({"-r", "-dlto", "b.cu"}), "nvlink -r cannot link"));
+  EXPECT_TRUE(contains(fails({"-r", "-ewp", "b.cu"}), "-r is not compatible with -ewp"));
 }
 
 TEST(NvccOptions, DoptWithDeviceDebug) {

@@ -32,6 +32,7 @@ Toolkit testToolkit() {
   t.ptxas = t.cudaPath + "/bin/ptxas";
   t.nvlink = t.cudaPath + "/bin/nvlink";
   t.linkStub = t.cudaPath + "/bin/crt/link.stub";
+  t.prelinkStub = t.cudaPath + "/bin/crt/prelink.stub";
   t.hostCompiler = "/usr/bin/g++";
   t.prefix = "/opt/mycc";
   t.self = "/opt/mycc/bin/mycc";
@@ -297,6 +298,55 @@ TEST(Planner, SeparateCompilationAndDeviceLink) {
   Planned mixed;
   plan(mixed, {"-dlink", "a.o", "b.o", "-o", "d.o"});
   EXPECT_FALSE(mixed.afterScan("relfatbin sm_90\nimage compute_90 sm_90\n"));
+}
+
+// -r: nvlink -r per SM of what the objects hold, the fat binary as the C
+// text of a unit, prelink.stub with the output's module id, then the host
+// compiler's -r of that object and the inputs' objects.
+TEST(Planner, RelocatableLink) {
+  Planned r;
+  plan(r, {"-r", "a.cu", "b.o", "-o", "ab.o"});
+  ASSERT_TRUE(r.ok) << r.error;
+  ASSERT_TRUE(r.afterScan("relfatbin sm_90,compute_90\n")) << r.error;
+  EXPECT_EQ(r.kinds(), (Strings{"preprocess-host", "compile-device", "ptxas",
+                                "bundle", "lower-host", "compile-host",
+                                "scan-device-code", "device-link", "bundle",
+                                "device-link-host", "link"}));
+  const Job &nvlink = *r.of(JobKind::DeviceLink)[0];
+  EXPECT_NE(std::find(nvlink.command.begin(), nvlink.command.end(), "-r"),
+            nvlink.command.end());
+  EXPECT_EQ(std::count_if(nvlink.command.begin(), nvlink.command.end(),
+                          [](const std::string &w) {
+                            return w.rfind("--register-link-binaries", 0) == 0;
+                          }),
+            0);
+  const Job &stub = *r.of(JobKind::DeviceLinkHost)[0];
+  EXPECT_EQ(word(stub, "-link-stub"),
+            std::string(MYCC_TEST_CUDA_PATH) + "/bin/crt/prelink.stub");
+  EXPECT_EQ(word(stub, "-module-id").rfind("_mycc_", 0), 0u);
+  EXPECT_TRUE(word(stub, "-register").empty());
+  const Job &link = *r.of(JobKind::Link)[0];
+  EXPECT_EQ(link.outputs, Strings{"ab.o"});
+  EXPECT_EQ(Strings(link.command.begin(), link.command.begin() + 5),
+            (Strings{"/usr/bin/g++", "-m64", "-r", "-nostdlib", "-Wl,--start-group"}));
+  EXPECT_EQ(link.command[5], stub.outputs[0]); // the linked unit first
+  EXPECT_TRUE(r.edge(&stub, &link));
+  // The unit compiled here is relocatable device code.
+  const Job &ptxas = *r.of(JobKind::Ptxas)[0];
+  EXPECT_NE(std::find(ptxas.command.begin(), ptxas.command.end(), "--compile-only"),
+            ptxas.command.end());
+
+  // Only PTX: nvlink -r would write nothing; the objects are joined as
+  // they are, and the program's device link links their code.
+  Planned ptx;
+  plan(ptx, {"-r", "a.o", "-arch=compute_90", "-code=compute_90", "-o", "x.o"});
+  ASSERT_TRUE(ptx.ok) << ptx.error;
+  ASSERT_TRUE(ptx.afterScan("relfatbin compute_90\n")) << ptx.error;
+  EXPECT_EQ(ptx.kinds(), (Strings{"scan-device-code", "link"}));
+  // -dlto's bitcode is not nvlink's.
+  Planned lto;
+  plan(lto, {"-r", "a.o", "-o", "x.o"});
+  EXPECT_FALSE(lto.afterScan("image compute_90 sm_90\n"));
 }
 
 TEST(Planner, SeparateCompilationWithDeviceLto) {
