@@ -70,9 +70,13 @@ def run_target(path, arguments, timeout):
         return False
 
 
-def build(project, source, compiler, work, cmake, run):
-    tree = os.path.join(work, project["name"] + "-" + os.path.basename(os.path.dirname(os.path.dirname(compiler))))
-    subst = {"cmake": cmake, "source": source, "build": tree, "cuda_compiler": compiler}
+def build(project, source, compiler, work, cmake, run, toolkit):
+    prefix = os.path.dirname(os.path.dirname(compiler))
+    tree = os.path.join(work, project["name"] + "-" + os.path.basename(prefix))
+    # compiler_prefix: the toolkit-shaped prefix of the compiler (for
+    # Makefiles that run $(CUDA_PATH)/bin/nvcc); toolkit: the CUDA toolkit.
+    subst = {"cmake": cmake, "source": source, "build": tree, "cuda_compiler": compiler,
+             "compiler_prefix": prefix, "toolkit": toolkit}
     if "make" in project:
         targets, error = make_build(project, subst, source, tree)
     else:
@@ -119,7 +123,7 @@ def main():
         stub_libraries(project, args.work, args.cuda_path)
         for name, compiler in compilers:
             result = build(project, os.path.abspath(source), compiler, args.work,
-                           args.cmake, args.run)
+                           args.cmake, args.run, args.cuda_path)
             print(f"{project['name']} [{name}]: {result}")
     return 0
 
