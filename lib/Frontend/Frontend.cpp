@@ -89,7 +89,7 @@ void requirePtxVersion(std::vector<std::string> &cc1, unsigned minimum) {
   X(nv_diag_suppress) X(nv_diag_remark) X(nv_diag_warning) X(nv_diag_error)    \
   X(nv_diag_default) X(nv_diag_once) X(nv_diagnostic) X(diag_suppress)        \
   X(diag_remark) X(diag_warning) X(diag_error) X(diag_default) X(diag_once)    \
-  X(nv_exec_check_disable) X(hd_warning_disable)
+  X(hd_warning_disable)
 #define MYCC_NVCC_PRAGMA_HANDLER(name)                                         \
   struct NvccPragma_##name : clang::EmptyPragmaHandler {                       \
     NvccPragma_##name() : EmptyPragmaHandler(#name) {}                         \
@@ -99,6 +99,38 @@ void requirePtxVersion(std::vector<std::string> &cc1, unsigned minimum) {
 MYCC_NVCC_PRAGMAS(MYCC_NVCC_PRAGMA_HANDLER)
 #undef MYCC_NVCC_PRAGMA_HANDLER
 #undef MYCC_NVCC_PRAGMAS
+
+// nv_exec_check_disable is consumed too, and where it stood is recorded for
+// the device side's execution-space checks (execCheckPragmas).
+struct ExecCheckRecord {
+  const clang::SourceManager *sm = nullptr;
+  std::vector<clang::SourceLocation> locations;
+};
+thread_local ExecCheckRecord execCheckRecord;
+
+struct NvExecCheckDisable : clang::EmptyPragmaHandler {
+  NvExecCheckDisable() : EmptyPragmaHandler("nv_exec_check_disable") {}
+  void HandlePragma(clang::Preprocessor &pp, clang::PragmaIntroducer introducer,
+                    clang::Token &) override {
+    clang::SourceManager &sm = pp.getSourceManager();
+    if (execCheckRecord.sm != &sm) execCheckRecord = {&sm, {}};
+    execCheckRecord.locations.push_back(sm.getExpansionLoc(introducer.Loc));
+  }
+};
+clang::PragmaHandlerRegistry::Add<NvExecCheckDisable> nvExecCheckDisable(
+    "nv_exec_check_disable",
+    "nvcc's #pragma nv_exec_check_disable, recorded for the execution-space checks");
+
+} // namespace
+
+std::vector<clang::SourceLocation> execCheckPragmas(const clang::SourceManager &sm) {
+  return execCheckRecord.sm == &sm ? execCheckRecord.locations
+                                   : std::vector<clang::SourceLocation>{};
+}
+
+void resetExecCheckPragmas() { execCheckRecord = {}; }
+
+namespace {
 
 // Includes mycc's prelude right after Clang's CUDA runtime wrapper, ahead of
 // the user's -include files (nvcc's front end includes cuda_runtime.h first).

@@ -15,6 +15,8 @@ class raw_ostream;
 namespace clang {
 class CompilerInstance;
 class Preprocessor;
+class SourceLocation;
+class SourceManager;
 }
 
 namespace mycc::frontend {
@@ -190,6 +192,15 @@ std::vector<std::string> identityMacros(const SourceOptions &o);
 // __CUDA_ARCH_LIST__'s value as nvcc 13 defines it: the __CUDA_ARCH__ value
 // of every virtual arch (`gpuArchs`, "sm_80" form) ascending, each once.
 std::string archListValue(const std::vector<std::string> &gpuArchs);
+
+// Where the preprocessor of this thread consumed nvcc's
+// `#pragma nv_exec_check_disable` (or _Pragma) since the last reset, as
+// expansion locations of `sm`'s files: the pragma exempts the function
+// declared next from the execution-space checks (ExecChecks, lib/Offload).
+// A parse is one thread's, so the record is the thread's; a consumer resets
+// it before its parse starts.
+std::vector<clang::SourceLocation> execCheckPragmas(const clang::SourceManager &sm);
+void resetExecCheckPragmas();
 
 // Prints a cc1 command line, for -v and --dryrun.
 std::string formatCommand(const std::string &tool,

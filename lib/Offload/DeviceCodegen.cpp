@@ -5,6 +5,7 @@
 #include "ClangHeaderFixes.h"
 #include "DeviceMath.h"
 #include "DeviceSema.h"
+#include "ExecChecks.h"
 #include "Frontend.h"
 #include "KernelAttributes.h"
 #include "KernelParams.h"
@@ -112,11 +113,12 @@ struct DeviceFrontEndPasses {
   ClangHeaderFixes headerFixes;      // Clang's CUDA headers, as nvcc's
   DeviceSema sema;                   // memory spaces of variables
   KernelAttributes kernelAttributes; // __cluster_dims__, __maxnreg__
+  ExecChecks execChecks;             // nv_exec_check_disable, host callees
 
   // In this order: the header fixes edit the headers' functions before
   // anything else sees them.
   std::vector<FrontEndPass *> all() {
-    return {&headerFixes, &sema, &kernelAttributes};
+    return {&headerFixes, &sema, &kernelAttributes, &execChecks};
   }
   void addConsumers(std::vector<std::unique_ptr<clang::ASTConsumer>> &out) {
     for (FrontEndPass *pass : all()) out.push_back(pass->createConsumer());
