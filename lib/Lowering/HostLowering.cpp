@@ -92,6 +92,9 @@ struct KernelEntry {
   std::string symbol;     // mangled: the host stub's symbol
   std::string deviceName; // the device symbol: the same, except for internal
                           // kernels under -rdc (Clang's externalized name)
+  // An implicit instantiation of a kernel template: the host compiler may
+  // not instantiate its stub (see registrationTable).
+  bool implicitInstantiation = false;
 };
 
 struct VarEntry {
@@ -421,9 +424,32 @@ public:
          << "[] __attribute__((visibility(\"hidden\")));\n";
     // Kernels are referenced by their symbol: template specialisations on
     // lambda or local types have no spelling, but they have a mangled name.
-    for (size_t i = 0; i < kernels.size(); ++i)
-      os << "extern \"C\" void __mycc_kernel_" << i << "(void) __asm__(\""
-         << gccSymbol(kernels[i].symbol) << "\");\n";
+    // An implicit instantiation is referenced weakly (weakref: a static stub
+    // stays static): Clang's parse instantiates kernel templates along paths
+    // the host compiler never sees (a kernel's body, which the stub replaces;
+    // CCCL's device-side dispatch names its host-only kernels so), and a stub
+    // the host compiler did not instantiate cannot be launched from the host:
+    // its entry is null and the runtime passes over it.
+    // g++ compares a weakref's type with its target's where it knows the
+    // target (-Wattribute-alias, an error under -Werror). The unit is
+    // preprocessed text: a pragma, no #if.
+    bool quiet = gccHost && std::any_of(kernels.begin(), kernels.end(),
+                                        [](const KernelEntry &k) {
+                                          return k.implicitInstantiation;
+                                        });
+    if (quiet)
+      os << "#pragma GCC diagnostic push\n"
+            "#pragma GCC diagnostic ignored \"-Wattribute-alias\"\n";
+    for (size_t i = 0; i < kernels.size(); ++i) {
+      if (kernels[i].implicitInstantiation)
+        os << "static void __mycc_kernel_" << i
+           << "(void) __attribute__((weakref(\"" << gccSymbol(kernels[i].symbol)
+           << "\")));\n";
+      else
+        os << "extern \"C\" void __mycc_kernel_" << i << "(void) __asm__(\""
+           << gccSymbol(kernels[i].symbol) << "\");\n";
+    }
+    if (quiet) os << "#pragma GCC diagnostic pop\n";
     os << "static const struct __mycc_kernel_entry __mycc_kernels[] = {\n";
     for (size_t i = 0; i < kernels.size(); ++i)
       os << "  {(const void *)&__mycc_kernel_" << i << ", \""
@@ -980,7 +1006,9 @@ private:
         primary && staticStubTemplates.count(primary->getCanonicalDecl()))
       symbol = internalSymbol(symbol, primary->getName());
     if (seenKernels.insert(symbol).second)
-      kernels.push_back({symbol, deviceName});
+      kernels.push_back({symbol, deviceName,
+                         fd->getTemplateSpecializationKind() ==
+                             TSK_ImplicitInstantiation});
   }
 
   // What Clang's device CodeGen appends to an externalized internal symbol
