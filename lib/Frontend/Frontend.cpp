@@ -2,6 +2,8 @@
 
 #include "Targets.h"
 
+#include "clang/AST/Attr.h"
+#include "clang/AST/Decl.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Basic/DiagnosticSema.h"
@@ -541,6 +543,7 @@ public:
   void finish() override { inner->finish(); }
   void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
                         const clang::Diagnostic &info) override {
+    if (clangOnly.drop(level, info)) return;
     clang::DiagnosticConsumer::HandleDiagnostic(level, info);
     if (info.getID() == clang::diag::err_cuda_device_kernel_launch_require_rdc) {
       clang::DiagnosticStorage none;
@@ -556,9 +559,28 @@ public:
 
 private:
   std::unique_ptr<clang::DiagnosticConsumer> inner;
+  ClangOnlyWarnings clangOnly;
 };
 
 } // namespace
+
+bool ClangOnlyWarnings::drop(clang::DiagnosticsEngine::Level level,
+                             const clang::Diagnostic &info) {
+  if (level == clang::DiagnosticsEngine::Note) return dropped;
+  dropped = false;
+  unsigned id = info.getID();
+  // Only as a warning: one -Werror made an error stays.
+  if (level != clang::DiagnosticsEngine::Warning ||
+      (id != clang::diag::warn_deprecated &&
+       id != clang::diag::warn_deprecated_message) ||
+      info.getNumArgs() < 1 ||
+      info.getArgKind(0) != clang::DiagnosticsEngine::ak_nameddecl)
+    return false;
+  const auto *decl = reinterpret_cast<const clang::NamedDecl *>(info.getRawArg(0));
+  dropped = llvm::isa<clang::TypedefNameDecl>(decl) &&
+            !decl->hasAttr<clang::DeprecatedAttr>();
+  return dropped;
+}
 
 std::unique_ptr<clang::CompilerInstance>
 createCompilerInstance(const std::vector<std::string> &cc1,

@@ -5,6 +5,8 @@
 // toolkit's cccl include directory, the options users pass to nvcc).
 #pragma once
 
+#include "clang/Basic/Diagnostic.h"
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -201,6 +203,21 @@ std::string archListValue(const std::vector<std::string> &gpuArchs);
 // it before its parse starts.
 std::vector<clang::SourceLocation> execCheckPragmas(const clang::SourceManager &sm);
 void resetExecCheckPragmas();
+
+// Clang warnings that nvcc's front end does not give, dropped with their
+// notes wherever mycc hands Clang's diagnostics on: a deprecated type used
+// through an alias that is not itself deprecated. Clang looks through the
+// alias at every use; nvcc and g++ warn only where the alias names the type
+// (Clang too). CUB declares `CubVector<long, 4>::Type` (CUDA 13's deprecated
+// long4) where it suppresses the warning; each device-side use warned.
+class ClangOnlyWarnings {
+public:
+  // Whether `info` (at `level`) is one, or a note of one just dropped.
+  bool drop(clang::DiagnosticsEngine::Level level, const clang::Diagnostic &info);
+
+private:
+  bool dropped = false;
+};
 
 // Prints a cc1 command line, for -v and --dryrun.
 std::string formatCommand(const std::string &tool,

@@ -1,5 +1,7 @@
 #include "SourceRecovery.h"
 
+#include "Frontend.h"
+
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ASTMutationListener.h"
@@ -104,6 +106,9 @@ public:
 
   void HandleDiagnostic(DiagnosticsEngine::Level level,
                         const Diagnostic &info) override {
+    // Held as text: a Clang-only warning is recognised here, not when
+    // replayed.
+    if (clangOnly.drop(level, info)) return;
     DiagnosticConsumer::HandleDiagnostic(level, info); // counts errors
     HeldDiagnostic d;
     d.level = level;
@@ -124,6 +129,7 @@ public:
 
 private:
   SourceRecovery::Impl &impl;
+  frontend::ClangOnlyWarnings clangOnly;
 };
 
 using PragmaLog = std::vector<PragmaEvent>;
