@@ -267,29 +267,35 @@ private:
         DiagnosticsEngine::Warning,
         "calling a __host__ function %0 from a __host__ __device__ function "
         "%1 is not allowed");
-    const llvm::StringRef prefix = "reference to __host__ function ",
-                          suffix = " in __host__ __device__ function";
     std::vector<PartialDiagnosticAt> kept;
     bool dropping = false;
     for (PartialDiagnosticAt &diag : diags) {
-      unsigned id = diag.second.getDiagID();
-      if (dropping && ids.isNote(id)) continue;
-      dropping = false;
-      llvm::SmallString<128> text;
-      if (id == diag::err_ref_bad_target)
-        diag.second.EmitToString(engine, text);
-      llvm::StringRef message = text;
-      if (!message.consume_front(prefix) || !message.consume_back(suffix)) {
-        kept.push_back(std::move(diag));
-        continue;
+      if (dropping && ids.isNote(diag.second.getDiagID())) continue;
+      const NamedDecl *callee = hostFunctionReferenced(diag.second);
+      dropping = callee != nullptr;
+      if (!callee) kept.push_back(std::move(diag));
+      else if (!exempted) {
+        PartialDiagnostic replacement(warning, sema.Context.getDiagAllocator());
+        replacement << callee << caller;
+        kept.push_back({diag.first, std::move(replacement)});
       }
-      dropping = true;
-      if (exempted) continue;
-      PartialDiagnostic replacement(warning, sema.Context.getDiagAllocator());
-      replacement << message << caller;
-      kept.push_back({diag.first, std::move(replacement)});
     }
     return kept;
+  }
+
+  // The host function of Clang's err_ref_bad_target, from its arguments
+  // (SemaCUDA's CheckCall: the callee's target, function or variable, the
+  // callee, the caller's target); null for any other diagnostic.
+  static const NamedDecl *hostFunctionReferenced(const PartialDiagnostic &pd) {
+    if (pd.getDiagID() != diag::err_ref_bad_target || !pd.hasStorage())
+      return nullptr;
+    const DiagnosticStorage &args = *pd.getStorage();
+    if (args.NumDiagArgs < 3 ||
+        args.DiagArgumentsVal[0] != uint64_t(CUDAFunctionTarget::Host) ||
+        args.DiagArgumentsVal[1] != 0 /* function */ ||
+        args.DiagArgumentsKind[2] != DiagnosticsEngine::ak_nameddecl)
+      return nullptr;
+    return reinterpret_cast<const NamedDecl *>(args.DiagArgumentsVal[2]);
   }
 
   Sema &sema;
