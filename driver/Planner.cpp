@@ -189,6 +189,12 @@ private:
                      const std::vector<std::string> &deviceCode,
                      bool forHostCompiler);
   std::string unitObject(const Unit &unit);
+  // Whether the inputs are compiled to objects: -c, or the phases that then
+  // link or archive them (-lib, -r, the link).
+  bool makesObjects() const {
+    return o.phase == Phase::Compile || o.phase == Phase::Link ||
+           o.phase == Phase::Lib || o.phase == Phase::RelocatableLink;
+  }
   void addUnitObject(const std::string &object);
   frontend::HostCompilerCommands hostCompiler() const {
     return {t.hostCompiler, t.hostHeader};
@@ -355,9 +361,7 @@ bool Planner::check(std::string &error) {
             " inputs with -c, -E, -ptx, -cubin, -fatbin or -cuda";
     return false;
   }
-  rdcObject = o.rdc && (o.phase == Phase::Compile || o.phase == Phase::Link ||
-                        o.phase == Phase::Lib ||
-                        o.phase == Phase::RelocatableLink);
+  rdcObject = o.rdc && makesObjects();
   bitcodeRdc = rdcObject && o.deviceLto;
   nvccSteps = o.keep && t.hostCompilerPipeline && !(o.rdc && o.deviceLto);
   if (o.rdc && o.deviceLto &&
@@ -482,9 +486,8 @@ void Planner::nameDependencies(Unit &unit) {
 // has it do, with nvcc's macros for such files, and writes its dependency
 // rule (gcc's -M... options, which nvcc's are modelled on).
 bool Planner::planSource(const Unit &unit, InputKind kind, std::string &error) {
-  if (o.phase != Phase::Compile && o.phase != Phase::Link &&
-      o.phase != Phase::Lib && o.phase != Phase::RelocatableLink &&
-      o.phase != Phase::Dependencies && o.phase != Phase::Preprocess) {
+  if (!makesObjects() && o.phase != Phase::Dependencies &&
+      o.phase != Phase::Preprocess) {
     error = unit.input + ": -ptx, -cubin, -fatbin and -cuda apply to CUDA "
                          "sources only";
     return false;
@@ -624,9 +627,7 @@ bool Planner::planPreprocessSides(const Unit &unit, std::string &error) {
 
 bool Planner::planCudaSides(const Unit &unit, std::string &error) {
   if (o.phase == Phase::Preprocess) return planPreprocessSides(unit, error);
-  bool wantsHost = o.phase == Phase::Cuda || o.phase == Phase::Compile ||
-                   o.phase == Phase::Link || o.phase == Phase::Lib ||
-                   o.phase == Phase::RelocatableLink;
+  bool wantsHost = o.phase == Phase::Cuda || makesObjects();
   bool wantsDevice = o.phase != Phase::Cuda && o.phase != Phase::Dependencies;
   // The rule comes from the host side's preprocessing; without a host side
   // (-M, or -MD with -ptx, -cubin, -fatbin) it runs for the rule alone.
