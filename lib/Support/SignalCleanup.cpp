@@ -14,7 +14,9 @@
 namespace mycc::support {
 namespace {
 
-constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
+// SIGPIPE: a reader that stops early (`mycc -E x.cu | head`, a compiler
+// cache closing its end) ends the run as an interrupt does.
+constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 constexpr std::size_t kNumSignals = sizeof(kSignals) / sizeof(kSignals[0]);
 
 // Set before the handlers are installed, read only by them.

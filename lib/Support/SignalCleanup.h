@@ -1,5 +1,5 @@
 // Removing the run's temporary directory when the run is interrupted
-// (SIGINT, SIGTERM, SIGHUP): the normal return removes it, a signal would
+// (SIGINT, SIGTERM, SIGHUP, SIGPIPE): the normal return removes it, a signal would
 // leave it behind in $TMPDIR.
 #pragma once
 

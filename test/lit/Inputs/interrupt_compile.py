@@ -2,7 +2,9 @@
 once its temporary directory (in TMPDIR) exists, and reports how the driver ended and
 what it left in TMPDIR:
     interrupt_compile.py SIGNAL TMPDIR command...
-prints "killed by SIGTERM, left: <entries or nothing>"."""
+prints "killed by SIGTERM, left: <entries or nothing>". For SIGPIPE the
+command's standard output is a pipe that is closed after its first byte (a
+reader that stops early, as `| head -c1`), and the command gets no signal."""
 import os
 import signal
 import subprocess
@@ -16,6 +18,7 @@ env = dict(os.environ, TMPDIR=tmp)
 # As a shell starts a foreground job: the signal's default action (a test
 # runner's worker may ignore SIGINT, which its children would inherit).
 proc = subprocess.Popen(sys.argv[3:], env=env, stderr=subprocess.DEVNULL,
+                        stdout=subprocess.PIPE if sig == signal.SIGPIPE else None,
                         start_new_session=True,
                         preexec_fn=lambda: signal.signal(sig, signal.SIG_DFL))
 deadline = time.monotonic() + 30
@@ -25,8 +28,12 @@ def run_directory():
 
 while not run_directory() and time.monotonic() < deadline:
     time.sleep(0.02)
-time.sleep(0.3)  # the first job (the slow host compiler) is running
-proc.send_signal(sig)
+if sig == signal.SIGPIPE:
+    proc.stdout.read(1)
+    proc.stdout.close()
+else:
+    time.sleep(0.3)  # the first job (the slow host compiler) is running
+    proc.send_signal(sig)
 rc = proc.wait()
 ended = f"killed by {signal.Signals(-rc).name}" if rc < 0 else f"exit {rc}"
 time.sleep(0.2)
