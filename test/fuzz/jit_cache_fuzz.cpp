@@ -7,16 +7,20 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <unistd.h>
 
 namespace {
+// Removed at exit (the name outlives the static destructors for that).
 std::string cacheDir() {
-  static std::string dir = [] {
+  static const std::string *dir = [] {
     char model[] = "/tmp/mycc-jit-fuzz-XXXXXX";
-    return std::string(mkdtemp(model));
+    auto *name = new std::string(mkdtemp(model));
+    std::atexit([] { std::filesystem::remove_all(cacheDir()); });
+    return name;
   }();
-  return dir;
+  return *dir;
 }
 } // namespace
 

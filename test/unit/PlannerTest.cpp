@@ -43,14 +43,16 @@ Toolkit testToolkit() {
 
 // A temporary directory of this process's own, removed at exit: ctest runs
 // the cases as processes side by side, and a scan's manifest lives there.
+// The name is never destroyed: the exit handler runs after the static
+// destructors registered later, and still reads it.
 const std::string &processTempDir() {
-  static const std::string dir = [] {
+  static const std::string *dir = [] {
     std::string pattern = ::testing::TempDir() + "mycc-planner-XXXXXX";
-    if (!mkdtemp(pattern.data())) return ::testing::TempDir();
+    if (!mkdtemp(pattern.data())) return new std::string(::testing::TempDir());
     std::atexit([] { std::filesystem::remove_all(processTempDir()); });
-    return pattern;
+    return new std::string(pattern);
   }();
-  return dir;
+  return *dir;
 }
 
 struct Planned {
