@@ -87,6 +87,8 @@ struct SourceRecovery::Impl {
   std::vector<HeldDiagnostic> held;
   std::set<SourceLocation> errorLocs; // where Clang said err_shared_var_init
   std::set<SourceLocation> asmEscapes; // where Clang said err_asm_invalid_escape
+  // Where Clang said err_ref_bad_target at once (not deferred).
+  std::set<SourceLocation> wrongSideRefs;
   std::vector<frontend::InMemoryFile> rewritten;
   // nvcc's warnings about rewritten declarations, at the first parse's
   // locations (the rewrite moves the names).
@@ -125,6 +127,8 @@ public:
     if (info.getID() == diag::err_asm_invalid_escape &&
         info.getLocation().isValid())
       impl.asmEscapes.insert(info.getLocation());
+    if (info.getID() == diag::err_ref_bad_target && info.getLocation().isValid())
+      impl.wrongSideRefs.insert(info.getLocation());
   }
 
 private:
@@ -355,12 +359,15 @@ public:
   }
 
   void HandleTranslationUnit(ASTContext &context) override {
-    if (impl.errorLocs.empty() && impl.asmEscapes.empty()) return;
+    // Kind 3 is the device side's.
+    bool wrongSide = warn && !impl.wrongSideRefs.empty();
+    if (impl.errorLocs.empty() && impl.asmEscapes.empty() && !wrongSide) return;
     Rewriter rw(context.getSourceManager(), context.getLangOpts());
     this->rw = &rw;
     if (!impl.errorLocs.empty())
       TraverseDecl(context.getTranslationUnitDecl());
     SourceManager &sm = context.getSourceManager();
+    if (wrongSide) inlineWrongSideCallers(context);
     std::set<SourceLocation> literalsDone;
     for (SourceLocation loc : impl.asmEscapes)
       escapeAsmPercents(rw, sm, context.getLangOpts(), sm.getSpellingLoc(loc),
@@ -402,6 +409,70 @@ public:
   }
 
 private:
+  // Kind 3: each __host__ __device__ function that Clang rejected a
+  // reference in at once (a definition that is not inline, not a template
+  // and not static, so Clang knows it is emitted for the device) is declared
+  // `inline` on the device side, where its errors are then deferred until
+  // device code uses it and ExecChecks reports nvcc's warning #20011. Without
+  // -rdc the device code of a unit is a whole program, so such a function
+  // is emitted, as before, exactly where this unit's device code calls it.
+  // With -rdc other units may call it: `used` keeps it (a weak definition,
+  // which nvlink resolves them to), and ExecChecks counts used functions
+  // as emitted.
+  void inlineWrongSideCallers(ASTContext &context) {
+    SourceManager &sm = context.getSourceManager();
+    const LangOptions &lo = context.getLangOpts();
+    struct Finder : RecursiveASTVisitor<Finder> {
+      SourceManager &sm;
+      const std::set<SourceLocation> &refs;
+      std::vector<FunctionDecl *> found;
+      Finder(SourceManager &sm, const std::set<SourceLocation> &refs)
+          : sm(sm), refs(refs) {}
+      bool VisitFunctionDecl(FunctionDecl *fd) {
+        if (!fd->doesThisDeclarationHaveABody() || fd->isInlined() ||
+            fd->isTemplated() || fd->getTemplateSpecializationKind() !=
+                                     TSK_Undeclared ||
+            !fd->hasAttr<CUDAHostAttr>() || !fd->hasAttr<CUDADeviceAttr>() ||
+            fd->getStorageClass() == SC_Static)
+          return true;
+        SourceRange body = fd->getBody()->getSourceRange();
+        for (SourceLocation loc : refs)
+          if (sm.isPointWithin(sm.getExpansionLoc(loc),
+                               sm.getExpansionLoc(body.getBegin()),
+                               sm.getExpansionLoc(body.getEnd()))) {
+            found.push_back(fd);
+            break;
+          }
+        return true;
+      }
+    } finder(sm, impl.wrongSideRefs);
+    finder.TraverseDecl(context.getTranslationUnitDecl());
+    for (FunctionDecl *fd : finder.found) {
+      // Before the declaration's specifiers: `HD void f()` with HD a macro
+      // starts at the macro's name.
+      SourceLocation at = fd->getInnerLocStart();
+      if (at.isMacroID()) {
+        if (!Lexer::isAtStartOfMacroExpansion(at, sm, lo, &at)) continue;
+      }
+      if (!at.isFileID() || !inlined.insert(at).second) continue;
+      // On lines of their own, then the line again from a #line and as
+      // many spaces as it had before `at`: every later token keeps its
+      // line and column in diagnostics.
+      PresumedLoc presumed = sm.getPresumedLoc(at);
+      if (presumed.isInvalid()) continue;
+      std::string text = lo.GPURelocatableDeviceCode
+                             ? "inline __attribute__((used))\n"
+                             : "inline\n";
+      text += "#line " + std::to_string(presumed.getLine()) + " \"";
+      for (char c : llvm::StringRef(presumed.getFilename())) {
+        if (c == '\\' || c == '"') text += '\\';
+        text += c;
+      }
+      text += "\"\n" + std::string(sm.getSpellingColumnNumber(at) - 1, ' ');
+      rw->InsertTextBefore(at, text);
+    }
+  }
+
   // The string literal at `loc` (and those concatenated after it) with
   // each `%` that begins no operand doubled.
   static void escapeAsmPercents(Rewriter &rw, SourceManager &sm,
@@ -599,7 +670,7 @@ private:
   std::shared_ptr<PragmaLog> pragmas;
   ASTContext *ctx = nullptr;
   Rewriter *rw = nullptr;
-  std::set<SourceLocation> rewriteDone, warnAt, warned;
+  std::set<SourceLocation> rewriteDone, warnAt, warned, inlined;
 };
 
 } // namespace
@@ -641,6 +712,7 @@ bool SourceRecovery::finish(std::vector<frontend::InMemoryFile> &files) {
   impl->holder.reset();
   impl->errorLocs.clear();
   impl->asmEscapes.clear();
+  impl->wrongSideRefs.clear();
   bool retry = !impl->rewritten.empty();
   if (retry) impl->held.clear();
   if (impl->held.empty() && impl->warnings.empty()) {

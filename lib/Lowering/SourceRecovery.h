@@ -1,6 +1,6 @@
 // Source that nvcc's front end accepts and Clang rejects, rewritten where
 // Clang reports it and parsed again (device side and host lowering alike).
-// Two kinds:
+// Three kinds:
 //
 // 1. Inline assembly naming PTX's special registers with one `%`:
 //
@@ -43,6 +43,23 @@
 // would the variable. The rewrite applies to a declaration of one variable
 // without an initializer and outside a macro; anything else keeps Clang's
 // error (nvcc rejects namespace-scope ones and written initializers, too).
+//
+// 3. A __host__ __device__ function that is not inline, not a template and
+// not static, naming a host function (the device side only):
+//
+//   void log_value(int);
+//   __host__ __device__ int clamp_logged(int v) { log_value(v); ... }
+//
+// nvcc warns (#20011-D, "calling a __host__ function ... from a __host__
+// __device__ function is not allowed") and compiles the call as unreachable.
+// Clang defers that error for inline functions and templates until device
+// code uses them (mycc's ExecChecks then gives nvcc's warning), but reports
+// it at once for such a function, which it knows to be emitted. Where it
+// does, the definition is declared `inline` on the device side (with -rdc
+// `inline __attribute__((used))`, so that other units still link to it)
+// and the unit parsed again. The word goes on a line of its own, followed
+// by a #line directive and the start of the line in spaces, so that every
+// diagnostic keeps its line and column.
 #pragma once
 
 #include "Frontend.h"

@@ -224,9 +224,12 @@ public:
     if (!sema.getLangOpts().CUDAIsDevice || deferred.empty()) return;
     llvm::TimeTraceScope scope("ExecChecks");
     DeviceReach reach(sema);
+    // `used` functions too: CodeGen emits them whatever Sema's status says
+    // (SourceRecovery makes some so under -rdc).
     auto emitted = [&](const FunctionDecl *fd) {
       return sema.getEmissionStatus(fd, /*Final=*/true) ==
-             Sema::FunctionEmissionStatus::Emitted;
+                 Sema::FunctionEmissionStatus::Emitted ||
+             fd->hasAttr<UsedAttr>();
     };
     for (Decl *decl : decls) {
       auto *fd = dyn_cast<FunctionDecl>(decl);
