@@ -1164,9 +1164,15 @@ public:
     std::string head, tail = lowerer.registrationTable(sourceName);
     if (options.forHostCompiler) {
       // As nvcc's lowered units: the CUDA attributes stay in the text, and
-      // the host compiler is told not to warn about them.
+      // the host compiler is told not to warn about them. Like cudafe++'s
+      // output, the unit also turns off the host compiler's warnings about
+      // unused local typedefs and variables (nvcc's own front end warns
+      // about unused variables instead, #177-D): CUB's templates declare
+      // typedefs they do not use, an error under CCCL's -Werror otherwise.
       head = firstLineMarker(ctx.getSourceManager().getBufferData(main)) +
-             "#pragma GCC diagnostic ignored \"-Wattributes\"\n";
+             "#pragma GCC diagnostic ignored \"-Wunused-local-typedefs\"\n"
+             "#pragma GCC diagnostic ignored \"-Wattributes\"\n"
+             "#pragma GCC diagnostic ignored \"-Wunused-variable\"\n";
       tail += embeddedDeviceCode(options);
     } else if (!options.relfatbin.empty()) {
       tail += embeddedDeviceCode(options); // Clang assembles it the same way
