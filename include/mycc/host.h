@@ -62,6 +62,18 @@ __MYCC_NVA_DECL void __nv_atomic_store(volatile __T *, __T *, int, int = 4);
 __attribute__((device)) void __nv_atomic_thread_fence(int, int = 4);
 #endif
 
+#if defined(__cplusplus) && defined(__has_builtin) && !defined(__clang__)
+#if __has_builtin(__builtin_bswap128)
+// GCC's 128-bit byte swap (GCC 11), which CCCL's cuda::std::byteswap calls
+// in host code where __has_builtin says the host compiler has it; Clang has
+// no such builtin, and its parse needs a declaration. g++ takes this as a
+// compatible redeclaration and keeps its builtin. (GCC's other builtins
+// that Clang lacks take any type: __builtin_clear_padding,
+// __builtin_is_corresponding_member; no declaration can stand for them.)
+unsigned __int128 __builtin_bswap128(unsigned __int128) noexcept;
+#endif
+#endif
+
 #pragma clang force_cuda_host_device begin
 #include <cuda_runtime.h>
 #pragma clang force_cuda_host_device end
