@@ -466,6 +466,13 @@ bool Invocations::deviceSide(const SourceOptions &o, const std::string &input,
   // code (compute-sanitizer's samples cast a shared address so); the host
   // side keeps its host compiler's warning (g++'s -Wint-to-pointer-cast).
   a.push_back("-Wno-int-to-void-pointer-cast");
+  // Nor of how an expression or a statement is written: parentheses that
+  // would make precedence plain (Clang's -Wparentheses, -Wdangling-else and
+  // -Wlogical-not-parentheses among them) or an empty body. This parse
+  // reads the host code too, which the host compiler judges (nvcc's
+  // lowered unit gives it no such warning either).
+  a.push_back("-Wno-parentheses");
+  a.push_back("-Wno-empty-body");
   // Device code is optimised by default, as with nvcc; mycc runs the LLVM
   // pipeline itself, so the front end only needs to produce optimisable IR.
   // -G (nvcc's cicc gets -g -O0) asks for full debug information and no

@@ -216,6 +216,29 @@ public:
     return true;
   }
 
+  // A class defined under a name qualified from the global namespace, as
+  // CUB's test_util.h specialises `template <> class ::cuda::std::
+  // numeric_limits<TestFoo> {...}`: nvcc's front end and Clang accept it,
+  // g++ does not ("global qualification of class name is invalid"). At
+  // global scope the name means the same without the leading `::`.
+  bool VisitTagDecl(TagDecl *tag) {
+    if (!options.forHostCompiler || !tag->isThisDeclarationADefinition() ||
+        !tag->getLexicalDeclContext()->getRedeclContext()->isTranslationUnit())
+      return true;
+    NestedNameSpecifierLoc qualifier = tag->getQualifierLoc();
+    if (!qualifier) return true;
+    SourceLocation at = qualifier.getBeginLoc();
+    if (!at.isFileID() || !inMainFile(at) || insideDropped(at)) return true;
+    Token token;
+    const SourceManager &sm = ctx.getSourceManager();
+    if (Lexer::getRawToken(at, token, sm, ctx.getLangOpts(),
+                           /*IgnoreWhiteSpace=*/true) ||
+        !token.is(tok::coloncolon) || token.getLocation() != at)
+      return true;
+    rw.ReplaceText(at, 2, "  ");
+    return true;
+  }
+
   // GNU's `typeof`, which nvcc's front end and Clang (-fgnu-keywords) take
   // under -std=c++NN and g++ does not: written as __typeof__, as nvcc's
   // lowered units have it.
@@ -1169,10 +1192,22 @@ public:
       // unused local typedefs and variables (nvcc's own front end warns
       // about unused variables instead, #177-D): CUB's templates declare
       // typedefs they do not use, an error under CCCL's -Werror otherwise.
+      // cudafe++ writes the host code anew from its own representation,
+      // every operand of a mixed-precedence expression in parentheses and
+      // every empty body braced, so the host compiler never warns of how
+      // the source wrote them (-Wparentheses, -Wdangling-else,
+      // -Wlogical-not-parentheses, -Wempty-body); this text is the source's
+      // own, and the unit turns those off instead (CUB's test_util.h:
+      // `UnsignedBits(1) << (sizeof(UnsignedBits) * 8) - 1`, an error
+      // under CCCL's -Werror).
       head = firstLineMarker(ctx.getSourceManager().getBufferData(main)) +
              "#pragma GCC diagnostic ignored \"-Wunused-local-typedefs\"\n"
              "#pragma GCC diagnostic ignored \"-Wattributes\"\n"
-             "#pragma GCC diagnostic ignored \"-Wunused-variable\"\n";
+             "#pragma GCC diagnostic ignored \"-Wunused-variable\"\n"
+             "#pragma GCC diagnostic ignored \"-Wparentheses\"\n"
+             "#pragma GCC diagnostic ignored \"-Wdangling-else\"\n"
+             "#pragma GCC diagnostic ignored \"-Wlogical-not-parentheses\"\n"
+             "#pragma GCC diagnostic ignored \"-Wempty-body\"\n";
       tail += embeddedDeviceCode(options);
     } else if (!options.relfatbin.empty()) {
       tail += embeddedDeviceCode(options); // Clang assembles it the same way
