@@ -7,6 +7,11 @@ passed/total), and the failing targets.
 
   test/realworld/run.py --source cccl-thrust-examples=/path/to/cccl \\
       [--mycc-prefix build] [--nvcc] [--run] [--work /tmp/realworld]
+
+A --source that names no project is a dependency a project's commands take
+as {source_NAME} (--source catch2=DIR: {source_catch2}). Before running, a
+project's "prepare" commands run (to make its test inputs); "run_arguments"
+may name {build} and {here} (this directory).
 """
 import argparse
 import json
@@ -70,13 +75,15 @@ def run_target(path, arguments, timeout):
         return False
 
 
-def build(project, source, compiler, work, cmake, run, toolkit):
+def build(project, source, compiler, work, cmake, run, toolkit, sources):
     prefix = os.path.dirname(os.path.dirname(compiler))
     tree = os.path.join(work, project["name"] + "-" + os.path.basename(prefix))
     # compiler_prefix: the toolkit-shaped prefix of the compiler (for
     # Makefiles that run $(CUDA_PATH)/bin/nvcc); toolkit: the CUDA toolkit.
     subst = {"cmake": cmake, "source": source, "build": tree, "cuda_compiler": compiler,
-             "compiler_prefix": prefix, "toolkit": toolkit}
+             "compiler_prefix": prefix, "toolkit": toolkit, "here": HERE}
+    subst.update({"source_" + name.replace("-", "_").replace(".", "_"): os.path.abspath(path)
+                  for name, path in sources.items()})
     if "make" in project:
         targets, error = make_build(project, subst, source, tree)
     else:
@@ -87,7 +94,11 @@ def build(project, source, compiler, work, cmake, run, toolkit):
     failed = [t for t in targets if t not in built]
     line = f"built {len(built)}/{len(targets)}"
     if run and project.get("runs", True):
-        arguments = project.get("run_arguments", {})
+        for command in project.get("prepare", []):
+            subprocess.run([a.format(**subst) for a in command], check=True,
+                           stdout=subprocess.DEVNULL)
+        arguments = {name: [a.format(**subst) for a in args]
+                     for name, args in project.get("run_arguments", {}).items()}
         timeout = project.get("run_timeout", 120)
         passed = [t for t in built if run_target(
             os.path.join(tree, t), arguments.get(os.path.basename(t), []), timeout)]
@@ -123,7 +134,7 @@ def main():
         stub_libraries(project, args.work, args.cuda_path)
         for name, compiler in compilers:
             result = build(project, os.path.abspath(source), compiler, args.work,
-                           args.cmake, args.run, args.cuda_path)
+                           args.cmake, args.run, args.cuda_path, sources)
             print(f"{project['name']} [{name}]: {result}")
     return 0
 
