@@ -70,7 +70,7 @@ __attribute__((device)) void __nv_atomic_thread_fence(int, int = 4);
 // compatible redeclaration and keeps its builtin. (GCC's other builtins
 // that Clang lacks take any type: __builtin_clear_padding,
 // __builtin_is_corresponding_member; no declaration can stand for them.)
-unsigned __int128 __builtin_bswap128(unsigned __int128) noexcept;
+unsigned __int128 __builtin_bswap128(unsigned __int128);
 #endif
 #endif
 

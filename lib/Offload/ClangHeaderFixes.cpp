@@ -209,7 +209,62 @@ void replaceWithCas16(llvm::AtomicCmpXchgInst &cas) {
 
 } // namespace
 
+namespace {
+
+// Clang's header computes the SIMD intrinsics __vsub4 and __vsubss4 (per
+// byte of two words: a - b, wrapping; a - b, signed and saturated) with
+// PTX's vsub4, which GPUs since sm_50 have no instruction for: ptxas
+// expands it into about twice the code of CUDA's header, which computes
+// them with integer operations on the packed bytes (ggml's q4_0 matrix
+// kernels call __vsubss4 in their tile loader, 64 times). Each such
+// statement becomes these integer operations: the bytes' differences
+// without borrows between bytes, then, for the saturated form, 0x7f or 0x80
+// in the bytes where the signs of a and b differ and the difference's sign
+// differs from a's.
+void replaceByteSubtracts(llvm::Module &module) {
+  std::vector<std::pair<llvm::CallInst *, bool>> found; // call, saturated
+  for (llvm::Function &f : module)
+    for (llvm::Instruction &inst : llvm::instructions(f)) {
+      auto *call = llvm::dyn_cast<llvm::CallInst>(&inst);
+      auto *code = call ? llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand())
+                        : nullptr;
+      if (!code || code->getConstraintString() != "=r,r,r,r" ||
+          call->arg_size() != 3 || !call->getType()->isIntegerTy(32))
+        continue;
+      auto *zero = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(2));
+      if (!zero || !zero->isZero()) continue;
+      llvm::StringRef text = code->getAsmString();
+      if (text == "vsub4.u32.u32.u32 $0,$1,$2,$3;")
+        found.push_back({call, false});
+      else if (text == "vsub4.s32.s32.s32.sat $0,$1,$2,$3;")
+        found.push_back({call, true});
+    }
+  for (auto [call, saturated] : found) {
+    llvm::IRBuilder<> b(call);
+    llvm::Value *x = call->getArgOperand(0), *y = call->getArgOperand(1);
+    llvm::Constant *high = b.getInt32(0x80808080u), *low = b.getInt32(0x7f7f7f7fu);
+    // (x | high) - (y & low): no byte borrows from the next; bit 7 of each
+    // byte is then 1 ^ borrow, and x7 ^ y7 ^ borrow is wanted.
+    llvm::Value *diff = b.CreateXor(
+        b.CreateSub(b.CreateOr(x, high), b.CreateAnd(y, low)),
+        b.CreateAnd(b.CreateNot(b.CreateXor(x, y)), high));
+    if (saturated) {
+      llvm::Value *overflow = b.CreateAnd(
+          b.CreateAnd(b.CreateXor(x, y), b.CreateXor(x, diff)), high);
+      llvm::Value *limit =
+          b.CreateAdd(low, b.CreateLShr(b.CreateAnd(x, high), 7)); // 0x7f, 0x80
+      llvm::Value *mask = b.CreateMul(b.CreateLShr(overflow, 7), b.getInt32(0xff));
+      diff = b.CreateXor(diff, b.CreateAnd(b.CreateXor(diff, limit), mask));
+    }
+    call->replaceAllUsesWith(diff);
+    call->eraseFromParent();
+  }
+}
+
+} // namespace
+
 void ClangHeaderFixes::finishModule(llvm::Module &module) const {
+  replaceByteSubtracts(module);
   llvm::SyncScope::ID device = module.getContext().getOrInsertSyncScopeID("device");
   for (const std::string &name : casWrappers) {
     llvm::Function *f = module.getFunction(name);

@@ -1,0 +1,23 @@
+// __vsub4 and __vsubss4 (four bytes of a word: a - b, wrapping; signed and
+// saturated) as integer operations, as CUDA's header computes them, not
+// Clang's header's PTX vsub4, which sm_50 and later GPUs have no instruction
+// for (ptxas expands it into about twice the code). ggml's q4_0 tile loader
+// calls __vsubss4(q & 0x0F0F0F0F, 0x08080808): with the operations in the
+// IR, the optimiser sees that no byte saturates there and leaves an add and
+// a xor. test/gpu/simd_byte_intrinsics.cu checks the results on a GPU.
+// RUN: %mycc -arch=sm_90 -ptx %s -o - | FileCheck %s --implicit-check-not=vsub4
+
+// CHECK-LABEL: .entry _Z4wrapPjjj(
+// CHECK: sub.s32
+// CHECK-LABEL: .entry _Z9saturatedPjjj(
+// CHECK: sub.s32
+// CHECK: mul.lo.s32 {{.*}}, 255;
+__global__ void wrap(unsigned *out, unsigned a, unsigned b) { *out = __vsub4(a, b); }
+__global__ void saturated(unsigned *out, unsigned a, unsigned b) { *out = __vsubss4(a, b); }
+
+// CHECK-LABEL: .entry _Z4q4_0Pjj(
+// CHECK: and.b32 [[Q:%r[0-9]+]], {{%r[0-9]+}}, 252645135;
+// CHECK-NEXT: add.s32 [[S:%r[0-9]+]], [[Q]], 2021161080;
+// CHECK-NEXT: xor.b32 {{%r[0-9]+}}, [[S]], -2139062144;
+// CHECK: ret;
+__global__ void q4_0(unsigned *out, unsigned q) { *out = __vsubss4(q & 0x0F0F0F0F, 0x08080808); }
