@@ -447,6 +447,7 @@ private:
       }
     } finder(sm, impl.wrongSideRefs);
     finder.TraverseDecl(context.getTranslationUnitDecl());
+    std::set<SourceLocation> inlined;
     for (FunctionDecl *fd : finder.found) {
       // Before the declaration's specifiers: `HD void f()` with HD a macro
       // starts at the macro's name.
@@ -670,7 +671,7 @@ private:
   std::shared_ptr<PragmaLog> pragmas;
   ASTContext *ctx = nullptr;
   Rewriter *rw = nullptr;
-  std::set<SourceLocation> rewriteDone, warnAt, warned, inlined;
+  std::set<SourceLocation> rewriteDone, warnAt, warned;
 };
 
 } // namespace

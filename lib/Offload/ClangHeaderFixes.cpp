@@ -207,10 +207,6 @@ void replaceWithCas16(llvm::AtomicCmpXchgInst &cas) {
   cas.eraseFromParent();
 }
 
-} // namespace
-
-namespace {
-
 // Clang's header computes the SIMD intrinsics __vsub4 and __vsubss4 (per
 // byte of two words: a - b, wrapping; a - b, signed and saturated) with
 // PTX's vsub4, which GPUs since sm_50 have no instruction for: ptxas

@@ -1,6 +1,6 @@
 // Removing the run's temporary directory when the run is interrupted
-// (SIGINT, SIGTERM, SIGHUP, SIGPIPE): the normal return removes it, a signal would
-// leave it behind in $TMPDIR.
+// (SIGINT, SIGTERM, SIGHUP, SIGPIPE): the normal return removes it, a
+// signal would leave it behind in $TMPDIR.
 #pragma once
 
 #include <string>
