@@ -333,10 +333,21 @@ std::string withLinkage(const PtxItem &decl, const std::string &linkage) {
 std::string joinPtxParts(const std::vector<std::string> &parts) {
   std::vector<std::vector<PtxItem>> parsed;
   std::map<std::string, std::string> definedLinkage;
+  // A __shared__ variable only one function uses is defined inside that
+  // function ("// NAME has been demoted"); other parts still declare it
+  // .extern at module scope, which ptxas warns of as unresolved.
+  std::set<std::string> demoted;
   for (const std::string &part : parts) {
     parsed.push_back(items(part));
     for (const PtxItem &item : parsed.back())
       if (item.definition) definedLinkage[item.name] = item.linkage;
+    static const std::string suffix = " has been demoted";
+    for (size_t at = part.find(suffix); at != std::string::npos;
+         at = part.find(suffix, at + 1)) {
+      size_t line = part.rfind("// ", at);
+      if (line != std::string::npos && part.find('\n', line) > at)
+        demoted.insert(part.substr(line + 3, at - line - 3));
+    }
   }
   std::string out;
   std::set<std::string> defined, declared;
@@ -353,6 +364,8 @@ std::string joinPtxParts(const std::vector<std::string> &parts) {
       if (defined.count(item.name) || !declared.insert(item.name).second)
         continue;
       auto def = definedLinkage.find(item.name);
+      if (def == definedLinkage.end() && demoted.count(item.name))
+        continue;
       if (def == definedLinkage.end())
         out += item.text; // defined by none: the driver's or ptxas's
       else if (item.kind == PtxItem::Function)

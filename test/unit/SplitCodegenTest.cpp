@@ -65,4 +65,20 @@ TEST(JoinPtxParts, DeclarationsOfLaterDefinitionsTakeTheirLinkage) {
   EXPECT_EQ(count(joined, "_ZN1A1fEv("), 2u); // the declaration, the definition
 }
 
+// A __shared__ variable of one function is defined in its body (NVPTX
+// "demotes" it); other parts declare it .extern, which must not stay.
+TEST(JoinPtxParts, DemotedSharedVariablesLoseTheirDeclarations) {
+  std::string globals = std::string(kHeader) +
+                        ".extern .shared .align 4 .b8 _ZZ1kvE3buf[128];\n";
+  std::string kernels = std::string(kHeader) +
+                        "// _ZZ1kvE3buf has been demoted\n"
+                        ".visible .entry _Z1kv()\n{\n"
+                        "\t// demoted variable\n"
+                        "\t.shared .align 4 .b8 _ZZ1kvE3buf[128];\n\tret;\n}\n";
+  std::string joined = joinPtxParts({globals, kernels});
+  EXPECT_EQ(count(joined, ".extern"), 0u);
+  EXPECT_EQ(count(joined, ".shared .align 4 .b8 _ZZ1kvE3buf[128];"), 1u);
+  EXPECT_EQ(count(joined, "has been demoted"), 1u);
+}
+
 } // namespace
