@@ -55,6 +55,9 @@ struct Job {
   std::string source;
   std::vector<std::string> command; // argv, tool first
   bool inProcess = false;           // command is `mycc -cc1 <tool> ...`
+  // An in-process job that may borrow idle job slots for threads while it
+  // runs (support::IdleSlots: a large module's code generation).
+  bool borrowsThreads = false;
   std::vector<unsigned> deps;       // the jobs writing this job's inputs
 };
 

@@ -207,6 +207,8 @@ offload::DeviceCodegenOptions codegenOptions(const ToolArgs &args) {
     unsigned n = std::strtoul(args.get("-split").c_str(), nullptr, 10);
     codegen.splitThreads =
         n ? n : llvm::hardware_concurrency().compute_thread_count();
+  } else {
+    codegen.borrowIdleThreads = true;
   }
   return codegen;
 }

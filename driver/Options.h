@@ -184,8 +184,10 @@ struct Options {
   // mycc's own) in <name>.json; "-": the output's name + .json. Empty: none.
   std::string timeTraceFile;
   // -split-compile / -split-compile-extended: threads for the code
-  // generation of one device module; 0: one per CPU; 1 (default): one.
-  unsigned splitCompile = 1;
+  // generation of one device module and for each ptxas; 0: one per CPU.
+  // Unset: ptxas runs one thread, and a large module's code generation is
+  // split into a fixed number of parts emitted on the job slots idle then.
+  std::optional<unsigned> splitCompile;
   bool jobserver = false; // -jobserver (mycc uses make's jobserver anyway)
   std::string cudaPath; // --cuda-path, else CUDA_PATH, else the build default
   // -ldir with -noprof: libdevice.10.bc's directory; empty: the toolkit's.

@@ -82,8 +82,8 @@ void addCodegenFlags(const Options &o, bool split, InternalCommand &cmd) {
   if (o.deviceDebug) cmd.flag("-O0");
   else if (o.fastCompile == "max") cmd.flag("-O1");
   else if (o.fastCompile == "mid") cmd.flag("-O2");
-  if (split && o.splitCompile != 1)
-    cmd.value("-split", std::to_string(o.splitCompile));
+  if (split && o.splitCompile)
+    cmd.value("-split", std::to_string(*o.splitCompile));
   if (o.ftz) cmd.flag("-ftz");
   if (!o.precDiv) cmd.flag("-no-prec-div");
   if (!o.precSqrt) cmd.flag("-no-prec-sqrt");
@@ -108,7 +108,7 @@ offload::PtxasOptions ptxasOptions(const Options &o) {
   p.extensibleWholeProgram = o.extensibleWholeProgram;
   p.entries = o.entries;
   p.extraOptions = o.xptxas;
-  p.splitCompile = o.splitCompile;
+  p.splitCompile = o.splitCompile.value_or(1);
   p.toolsPatch = o.toolsPatch;
   p.sanitize = o.sanitize;
   return p;
@@ -869,6 +869,7 @@ bool Planner::planDeviceSide(const Unit &unit,
     job.command = cmd.value("-o", output).cc1(cc1).argv;
     if (!text.empty()) job.command = spellAsNvccStep(t, job.command, text);
     job.inProcess = true;
+    job.borrowsThreads = !bitcodeRdc && !o.splitCompile;
     graph.add(job);
     if (bitcodeRdc) deviceCode.push_back(output);
     else if (o.phase != Phase::Ptx)
@@ -1153,6 +1154,7 @@ bool Planner::planDeviceLink(const std::vector<TargetPair> &linkTargets,
     job.target = pair.virtualArch;
     job.command = cmd.value("-o", ptx).argv;
     job.inProcess = true;
+    job.borrowsThreads = !o.splitCompile;
     graph.add(job);
     planPtxas(pair, ptx, source, "a_dlink", images, /*linked=*/true);
   }

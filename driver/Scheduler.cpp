@@ -1,13 +1,14 @@
 #include "Scheduler.h"
 
+#include "IdleSlots.h"
 #include "Jobserver.h"
 
 #include "llvm/Support/thread.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <condition_variable>
-#include <memory>
 #include <mutex>
 #include <set>
 
@@ -32,11 +33,30 @@ unsigned jobStackBytes() {
   return bytes;
 }
 
-class Scheduler {
+// The scheduler is also the run's lender of idle job slots (IdleSlots.h),
+// to in-process jobs that ask while they run.
+class Scheduler : public support::IdleSlots {
 public:
   Scheduler(Graph &graph, JobRunner &runner, const ScheduleOptions &o)
       : graph(graph), runner(runner), o(o) {
     admitNewJobs();
+    support::setIdleSlots(this);
+  }
+  ~Scheduler() override { support::setIdleSlots(nullptr); }
+
+  unsigned borrow(unsigned most) override {
+    std::lock_guard<std::mutex> lock(mutex);
+    unsigned lent = failed ? 0 : idleSlots(std::min(most, fairShare() - 1));
+    running += lent;
+    return lent;
+  }
+
+  void giveBack(unsigned count) override {
+    std::lock_guard<std::mutex> lock(mutex);
+    running -= count;
+    if (o.jobserver)
+      for (unsigned i = 0; i < count; ++i) o.jobserver->release();
+    done.notify_one();
   }
 
   ScheduleResult run() {
@@ -68,11 +88,37 @@ private:
       unsigned index = *ready.begin();
       ready.erase(ready.begin());
       ++running;
+      active[index] = true;
       if (o.started) o.started(graph.jobs()[index]);
       threads.emplace_back(std::optional<unsigned>(jobStackBytes()),
                            [this, index, token] { runOne(index, token); });
     }
     return false;
+  }
+
+  // The slots each job that borrows may have: the limit shared among those
+  // running or ready (three targets' code generation on 16 cores: 5 each,
+  // not all to the first to ask).
+  unsigned fairShare() const {
+    const std::deque<Job> &jobs = graph.jobs();
+    unsigned sharing = 0;
+    for (unsigned i = 0; i < active.size(); ++i)
+      if ((active[i] || ready.count(i)) && jobs[i].borrowsThreads) ++sharing;
+    return std::max(1u, o.parallelism / std::max(1u, sharing));
+  }
+
+  // Up to `most` of the slots idle now, if no job is ready to take them,
+  // each with a jobserver token under make (a running job holds the
+  // process's own). The caller counts them as running until they are given
+  // back, so the limit holds.
+  unsigned idleSlots(unsigned most) {
+    unsigned lent = 0;
+    if (!ready.empty()) return 0;
+    while (lent < most && running + lent < o.parallelism) {
+      if (o.jobserver && !o.jobserver->tryAcquire()) break;
+      ++lent;
+    }
+    return lent;
   }
 
   // Takes in the jobs added since the last call (all of them at first, then
@@ -81,6 +127,7 @@ private:
     const std::deque<Job> &jobs = graph.jobs();
     for (unsigned i = waiting.size(); i < jobs.size(); ++i) {
       waiting.push_back(0);
+      active.push_back(false);
       dependents.emplace_back();
       finished.push_back(false);
       for (unsigned dep : jobs[i].deps)
@@ -97,6 +144,7 @@ private:
     JobResult outcome = runner.run(job);
     std::lock_guard<std::mutex> lock(mutex);
     --running;
+    active[index] = false;
     if (token) o.jobserver->release();
     if (outcome.ok) extend(index, outcome);
     if (outcome.ok) {
@@ -130,6 +178,7 @@ private:
   std::vector<unsigned> waiting; // unfinished jobs each job depends on
   std::vector<std::vector<unsigned>> dependents;
   std::vector<bool> finished;
+  std::vector<bool> active; // running now
   std::set<unsigned> ready; // ordered: plan order among ready jobs
   unsigned running = 0;
   bool failed = false;

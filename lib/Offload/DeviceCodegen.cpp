@@ -1,4 +1,6 @@
 #include "DeviceCodegen.h"
+
+#include "IdleSlots.h"
 #include "SplitCodegen.h"
 
 #include "CacheHints.h"
@@ -551,6 +553,21 @@ bool emitPtx(llvm::Module &module, llvm::TargetMachine &machine,
   return true;
 }
 
+// Code generation of a module this large takes seconds (ggml's fattn.cu:
+// 3.5 s, most of it NVPTX's straight-line strength reduction and GVN), and
+// splitting it over idle job slots pays; below it, the split's copying of
+// the module is a larger part of less. Four parts: on 2-4 idle cores, the
+// largest part bounds the time.
+constexpr unsigned kSplitWorthInstructions = 20000;
+constexpr unsigned kSplitParts = 4;
+
+bool worthSplitting(const llvm::Module &module) {
+  size_t instructions = 0;
+  for (const llvm::Function &f : module)
+    instructions += f.getInstructionCount();
+  return instructions >= kSplitWorthInstructions;
+}
+
 // -split-compile: code generation over several threads (SplitCodegen.h),
 // else emitPtx. Back-end errors in a part send the module to emitPtx whole,
 // where BackendErrors reports them with their source locations.
@@ -559,7 +576,16 @@ bool emitPtxInThreads(llvm::Module &module, llvm::TargetMachine &machine,
                       const DeviceCodegenOptions &options, std::string &ptx,
                       std::string &error) {
   lowerDivisionAndSqrt(module, options.math);
-  if (options.splitThreads > 1) {
+  unsigned parts = options.splitThreads, threads = parts;
+  std::optional<support::BorrowedSlots> borrowed;
+  if (options.borrowIdleThreads && worthSplitting(module)) {
+    // The parts are fixed, so that the PTX is the same on any machine and
+    // however busy it is; the threads are whatever is idle now.
+    parts = kSplitParts;
+    borrowed.emplace(kSplitParts - 1);
+    threads = 1 + borrowed->count();
+  }
+  if (parts > 1) {
     lowerCacheHints(module); // on the whole module, before it is split
     EmitPart emit = [&](llvm::Module &part, std::string &text,
                         std::string &partError) {
@@ -577,7 +603,7 @@ bool emitPtxInThreads(llvm::Module &module, llvm::TargetMachine &machine,
       if (backendError) partError.clear();
       return !backendError;
     };
-    switch (emitPtxInParts(module, options.splitThreads, emit, ptx, error)) {
+    switch (emitPtxInParts(module, parts, threads, emit, ptx, error)) {
     case SplitResult::Done: return true;
     case SplitResult::Failed: return false;
     case SplitResult::NotSplit: ptx.clear(); break;

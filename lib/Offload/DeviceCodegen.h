@@ -22,6 +22,9 @@ struct DeviceCodegenOptions {
   std::string ptxTarget;
   // -split-compile: threads for code generation (SplitCodegen.h); 1: one.
   unsigned splitThreads = 1;
+  // Without -split-compile: a large module's code generation also uses the
+  // job slots idle when it starts (support::IdleSlots).
+  bool borrowIdleThreads = false;
   // -ftz, -prec-div, -prec-sqrt, -fmad, -use_fast_math (DeviceMath.h).
   frontend::DeviceMath math;
   // -restrict: every pointer parameter of a kernel is __restrict__.

@@ -12,6 +12,7 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstring>
 #include <map>
@@ -148,6 +149,11 @@ std::string partBitcode(const llvm::Module &module, size_t part,
   return bitcode;
 }
 
+// As much stack as the job that splits has (the driver's scheduler gives
+// each job 256 MB of address space): code generation recurses on the depth
+// of expressions.
+constexpr unsigned kPartStackBytes = 256u << 20;
+
 bool hasDebugInfo(const llvm::Module &module) {
   return module.getNamedMetadata("llvm.dbg.cu") != nullptr;
 }
@@ -155,8 +161,8 @@ bool hasDebugInfo(const llvm::Module &module) {
 } // namespace
 
 SplitResult emitPtxInParts(llvm::Module &module, unsigned parts,
-                           const EmitPart &emit, std::string &ptx,
-                           std::string &error) {
+                           unsigned threads, const EmitPart &emit,
+                           std::string &ptx, std::string &error) {
   if (parts < 2 || hasDebugInfo(module)) return SplitResult::NotSplit;
   // PTX names unnamed globals by their index in the module, which differs
   // between parts.
@@ -173,20 +179,26 @@ SplitResult emitPtxInParts(llvm::Module &module, unsigned parts,
   for (size_t i = 0; i < count; ++i)
     bitcode[i] = partBitcode(module, i, bins, owners);
   {
-    std::vector<llvm::thread> threads;
-    for (size_t i = 0; i < count; ++i)
-      threads.emplace_back([&, i] {
+    // Each thread takes the next part not yet taken.
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+      for (size_t i; (i = next++) < count;) {
         llvm::LLVMContext context;
         auto part = llvm::parseBitcodeFile(
             llvm::MemoryBufferRef(bitcode[i], "part"), context);
         if (!part) {
           errors[i] = "internal error: split device module: " +
                       llvm::toString(part.takeError());
-          return;
+          continue;
         }
         ok[i] = emit(**part, texts[i], errors[i]);
-      });
-    for (auto &t : threads) t.join();
+      }
+    };
+    std::vector<llvm::thread> workers;
+    for (size_t t = 1; t < std::min<size_t>(std::max(threads, 1u), count); ++t)
+      workers.emplace_back(std::optional<unsigned>(kPartStackBytes), work);
+    work();
+    for (auto &t : workers) t.join();
   }
   for (size_t i = 0; i < count; ++i)
     if (!ok[i]) {

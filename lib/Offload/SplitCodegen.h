@@ -27,12 +27,13 @@ using EmitPart =
 
 enum class SplitResult { Done, NotSplit, Failed };
 
-// At most `parts` threads. NotSplit: the module has one group of functions,
-// or debug information (whose file table is per module); the caller emits
-// it whole.
+// At most `parts` parts, emitted on `threads` threads: the PTX depends on
+// the parts, never on the threads. NotSplit: the module has one group of
+// functions, or debug information (whose file table is per module); the
+// caller emits it whole.
 SplitResult emitPtxInParts(llvm::Module &module, unsigned parts,
-                           const EmitPart &emit, std::string &ptx,
-                           std::string &error);
+                           unsigned threads, const EmitPart &emit,
+                           std::string &ptx, std::string &error);
 
 // Joins the PTX of parts of one module (the first part's header is kept).
 std::string joinPtxParts(const std::vector<std::string> &parts);

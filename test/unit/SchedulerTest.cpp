@@ -1,6 +1,7 @@
 // The scheduler on graphs of fake jobs: order, the parallelism limit, the
 // jobserver's tokens, and the first failure stopping the run.
 #include "Graph.h"
+#include "IdleSlots.h"
 #include "Jobserver.h"
 #include "Scheduler.h"
 
@@ -8,7 +9,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <unistd.h>
 
@@ -23,10 +26,20 @@ public:
     int now = ++running;
     for (int seen = peak; now > seen && !peak.compare_exchange_weak(seen, now);)
       ;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    unsigned threads = 1;
+    {
+      // An in-process job borrowing idle slots while it runs.
+      std::optional<mycc::support::BorrowedSlots> borrowed;
+      if (job.borrowsThreads) {
+        borrowed.emplace(8);
+        threads += borrowed->count();
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
     {
       std::lock_guard<std::mutex> lock(mutex);
       order.push_back(job.outputs[0]);
+      borrowedThreads[job.outputs[0]] = threads;
     }
     --running;
     JobResult result;
@@ -37,6 +50,7 @@ public:
   std::atomic<int> running{0}, peak{0};
   std::mutex mutex;
   std::vector<std::string> order;
+  std::map<std::string, unsigned> borrowedThreads; // 1 + slots borrowed
 };
 
 Job job(const std::string &output, std::vector<std::string> inputs = {}) {
@@ -178,6 +192,62 @@ TEST(Scheduler, AFailingExtensionFailsItsJob) {
   ScheduleResult r = runJobs(g, runner, o);
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.failure.error, "cannot read scan");
+}
+
+// In-process jobs borrow idle slots while they run, shared among the jobs
+// that can use them; outside a run there is nothing to borrow.
+TEST(Scheduler, RunningJobsBorrowTheirShareOfIdleSlots) {
+  auto borrowing = [](const std::string &output) {
+    Job j = job(output);
+    j.borrowsThreads = true;
+    return j;
+  };
+  Graph one;
+  one.add(borrowing("ptx"));
+  FakeRunner runner;
+  ScheduleOptions o;
+  o.parallelism = 4;
+  EXPECT_TRUE(runJobs(one, runner, o).ok);
+  EXPECT_EQ(runner.borrowedThreads["ptx"], 4u);
+
+  Graph two;
+  two.add(borrowing("ptx80"));
+  two.add(borrowing("ptx90"));
+  FakeRunner both;
+  EXPECT_TRUE(runJobs(two, both, o).ok);
+  EXPECT_EQ(both.borrowedThreads["ptx80"], 2u);
+  EXPECT_EQ(both.borrowedThreads["ptx90"], 2u);
+  EXPECT_EQ(both.peak, 2);
+
+  mycc::support::BorrowedSlots none(8);
+  EXPECT_EQ(none.count(), 0u);
+}
+
+// Under make, each borrowed slot is a jobserver token, given back.
+TEST(Scheduler, BorrowedSlotsTakeJobserverTokens) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  ASSERT_EQ(write(fds[1], "+", 1), 1);
+  std::string flags = " -j2 --jobserver-auth=" + std::to_string(fds[0]) + "," +
+                      std::to_string(fds[1]);
+  std::unique_ptr<Jobserver> jobserver = Jobserver::fromMakeflags(flags);
+  ASSERT_TRUE(jobserver);
+  Graph g;
+  Job ptx = job("ptx");
+  ptx.borrowsThreads = true;
+  g.add(ptx);
+  FakeRunner runner;
+  ScheduleOptions o;
+  o.parallelism = 8;
+  o.jobserver = jobserver.get();
+  EXPECT_TRUE(runJobs(g, runner, o).ok);
+  EXPECT_EQ(runner.borrowedThreads["ptx"], 2u);
+  jobserver.reset();
+  char token = 0;
+  EXPECT_EQ(read(fds[0], &token, 1), 1);
+  EXPECT_EQ(token, '+');
+  close(fds[0]);
+  close(fds[1]);
 }
 
 TEST(Scheduler, NoJobserverWithoutOne) {
