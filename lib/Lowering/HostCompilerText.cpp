@@ -34,8 +34,67 @@ constexpr const char kIndexTupleClang[] =
 // that the way back finds only what was changed. libstdc++'s <compare>
 // (C++20) tests for GCC's __float80, which is long double on x86-64 and a
 // type Clang does not know.
+// libstdc++ 13 names GCC 13's __remove_reference, which Clang spells
+// __remove_reference_t. glibc's _FORTIFY_SOURCE wrappers (printf, open...:
+// Ubuntu's g++ defines _FORTIFY_SOURCE when optimising) pass their variadic
+// arguments on with GCC's __builtin_va_arg_pack, which Clang lacks; for its
+// parse of these inline bodies, which never reach device code, a 0 will do.
 constexpr std::pair<const char *, const char *> kFixed[] = {
-    {"__is_same(_Tp, __float80)", "__is_same(_Tp,long double)"}};
+    {"__is_same(_Tp, __float80)", "__is_same(_Tp,long double)"},
+    {"using type = __remove_reference(_Tp);",
+     "using type = __remove_reference_t(_Tp);"},
+    {"__builtin_va_arg_pack ()", "(0 /*mycc_va_arg_pack*/)"},
+    {"__builtin_va_arg_pack_len ()", "(0 /*mycc_va_arg_pack_len*/)"}};
+
+// GCC 13's C++ has the _FloatN types of ISO/IEC TS 18661-3 as keywords, and
+// glibc (2.37 on) then declares its strtof32, f32add... with them instead of
+// typedefs of its own; Clang's C++ has none but _Float16. For Clang each is
+// the type glibc's typedefs name (x86-64), in a spelling that no source
+// writes (g++'s preprocessed text has no comments), so that the way back
+// finds only these; `_Complex` takes no typeof.
+constexpr std::pair<const char *, const char *> kFloatN[] = {
+    {"_Float32x", "double"}, {"_Float64x", "long double"},
+    {"_Float32", "float"},   {"_Float64", "double"},
+    {"_Float128", "__float128"}};
+
+// `text` with the identifier `word` (not part of a longer one) replaced by
+// `by`; false if there was none.
+bool replaceIdentifier(std::string &text, const char *word, const char *by) {
+  size_t length = std::char_traits<char>::length(word);
+  bool found = false;
+  std::string out;
+  size_t copied = 0;
+  for (size_t at = text.find(word); at != std::string::npos;
+       at = text.find(word, at + length)) {
+    auto ident = [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    };
+    if ((at > 0 && ident(text[at - 1])) ||
+        (at + length < text.size() && ident(text[at + length])))
+      continue;
+    out.append(text, copied, at - copied);
+    out += by;
+    copied = at + length;
+    found = true;
+  }
+  if (!found) return false;
+  out.append(text, copied, std::string::npos);
+  text = std::move(out);
+  return true;
+}
+
+// Whether `text` has a line `typedef ... NAME;`.
+bool declaresTypedef(const std::string &text, const char *name) {
+  std::string end = std::string(" ") + name + ";";
+  for (size_t at = text.find(end); at != std::string::npos;
+       at = text.find(end, at + 1)) {
+    size_t line = text.rfind('\n', at);
+    line = line == std::string::npos ? 0 : line + 1;
+    while (line < at && (text[line] == ' ' || text[line] == '\t')) ++line;
+    if (text.compare(line, 8, "typedef ") == 0) return true;
+  }
+  return false;
+}
 
 } // namespace
 
@@ -49,6 +108,24 @@ std::string HostCompilerText::forClang(const std::string &input) {
       found = true;
     }
     if (found) swaps.emplace_back(clang, gcc);
+  }
+  for (const auto &[gcc, type] : kFloatN) {
+    if (declaresTypedef(text, gcc)) continue; // glibc's own (GCC before 13)
+    // glibc's <math.h> specialises __iseqsig_type for each type, which for
+    // Clang would redefine float's, double's...: a class of its own.
+    std::string iseqsig = std::string("struct __iseqsig_type<") + gcc + ">";
+    std::string clangIseqsig =
+        std::string("struct __iseqsig_type<struct __mycc_iseqsig") + gcc + ">";
+    if (replaceIdentifier(text, iseqsig.c_str(), clangIseqsig.c_str()))
+      swaps.emplace_back(clangIseqsig, iseqsig);
+    std::string complex = std::string("_Complex ") + gcc;
+    // (The comments' words are no _FloatN identifier themselves.)
+    std::string clangComplex =
+        "_Complex " + std::string(type) + " /*mycc_Complex" + gcc + "*/";
+    if (replaceIdentifier(text, complex.c_str(), clangComplex.c_str()))
+      swaps.emplace_back(clangComplex, complex);
+    std::string clang = "__typeof__(" + std::string(type) + " /*mycc" + gcc + "*/)";
+    if (replaceIdentifier(text, gcc, clang.c_str())) swaps.emplace_back(clang, gcc);
   }
   std::string out;
   out.reserve(text.size());

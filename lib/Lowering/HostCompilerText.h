@@ -2,7 +2,8 @@
 // can parse it, and the way back. g++'s preprocessor answers
 // __has_builtin for g++, so libstdc++ and CCCL spell some things with
 // builtins only g++ has: `T<_Tp, __integer_pack(N)...>` is the one they
-// use (and <compare> names GCC's __float80). Clang parses `__make_integer_seq<T, _Tp, N>` instead (the spelling
+// use (and <compare> names GCC's __float80, glibc GCC 13's _Float32 and
+// its kin). Clang parses `__make_integer_seq<T, _Tp, N>` instead (the spelling
 // those headers choose under Clang, with the same meaning); the lowered text
 // gets g++'s spelling back, so the host compiler compiles what it wrote.
 // Every change keeps the line's number (no newline added or removed).
