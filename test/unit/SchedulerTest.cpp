@@ -134,29 +134,39 @@ TEST(Scheduler, ReportsTheFirstFailureInPlanOrder) {
   EXPECT_EQ(r.failure.error, "fail-host failed");
 }
 
+// A make jobserver holding one token in a pipe; at the end the token must
+// be back in it.
+struct OneTokenJobserver {
+  OneTokenJobserver() {
+    if (pipe(fds) != 0 || write(fds[1], "+", 1) != 1) return;
+    jobserver = Jobserver::fromMakeflags(" -j2 --jobserver-auth=" +
+                                         std::to_string(fds[0]) + "," +
+                                         std::to_string(fds[1]));
+  }
+  ~OneTokenJobserver() {
+    jobserver.reset();
+    char token = 0;
+    EXPECT_EQ(read(fds[0], &token, 1), 1);
+    EXPECT_EQ(token, '+');
+    close(fds[0]);
+    close(fds[1]);
+  }
+  int fds[2] = {-1, -1};
+  std::unique_ptr<Jobserver> jobserver;
+};
+
 // A make jobserver with one token: two jobs at once at most (the implicit
 // token and the one from the pipe), whatever -t says; the token goes back.
 TEST(Scheduler, JobserverTokensBoundParallelism) {
-  int fds[2];
-  ASSERT_EQ(pipe(fds), 0);
-  ASSERT_EQ(write(fds[1], "+", 1), 1);
-  std::string flags = " -j2 --jobserver-auth=" + std::to_string(fds[0]) + "," +
-                      std::to_string(fds[1]);
-  std::unique_ptr<Jobserver> jobserver = Jobserver::fromMakeflags(flags);
-  ASSERT_TRUE(jobserver);
+  OneTokenJobserver make;
+  ASSERT_TRUE(make.jobserver);
   Graph g = diamond();
   FakeRunner runner;
   ScheduleOptions o;
   o.parallelism = 8;
-  o.jobserver = jobserver.get();
+  o.jobserver = make.jobserver.get();
   EXPECT_TRUE(runJobs(g, runner, o).ok);
   EXPECT_EQ(runner.peak, 2);
-  jobserver.reset();
-  char token = 0;
-  EXPECT_EQ(read(fds[0], &token, 1), 1);
-  EXPECT_EQ(token, '+');
-  close(fds[0]);
-  close(fds[1]);
 }
 
 // A job's extension adds jobs that then run, after it, and after the jobs
@@ -225,13 +235,8 @@ TEST(Scheduler, RunningJobsBorrowTheirShareOfIdleSlots) {
 
 // Under make, each borrowed slot is a jobserver token, given back.
 TEST(Scheduler, BorrowedSlotsTakeJobserverTokens) {
-  int fds[2];
-  ASSERT_EQ(pipe(fds), 0);
-  ASSERT_EQ(write(fds[1], "+", 1), 1);
-  std::string flags = " -j2 --jobserver-auth=" + std::to_string(fds[0]) + "," +
-                      std::to_string(fds[1]);
-  std::unique_ptr<Jobserver> jobserver = Jobserver::fromMakeflags(flags);
-  ASSERT_TRUE(jobserver);
+  OneTokenJobserver make;
+  ASSERT_TRUE(make.jobserver);
   Graph g;
   Job ptx = job("ptx");
   ptx.borrowsThreads = true;
@@ -239,15 +244,9 @@ TEST(Scheduler, BorrowedSlotsTakeJobserverTokens) {
   FakeRunner runner;
   ScheduleOptions o;
   o.parallelism = 8;
-  o.jobserver = jobserver.get();
+  o.jobserver = make.jobserver.get();
   EXPECT_TRUE(runJobs(g, runner, o).ok);
   EXPECT_EQ(runner.borrowedThreads["ptx"], 2u);
-  jobserver.reset();
-  char token = 0;
-  EXPECT_EQ(read(fds[0], &token, 1), 1);
-  EXPECT_EQ(token, '+');
-  close(fds[0]);
-  close(fds[1]);
 }
 
 TEST(Scheduler, NoJobserverWithoutOne) {
