@@ -6,6 +6,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/thread.h"
 #include "llvm/Support/raw_ostream.h"
@@ -191,7 +192,14 @@ SplitResult emitPtxInParts(llvm::Module &module, unsigned parts,
                       llvm::toString(part.takeError());
           continue;
         }
-        ok[i] = emit(**part, texts[i], errors[i]);
+        // A crash or an LLVM fatal error in a part (a thread the job's own
+        // recovery does not cover) sends the module to the unsplit path,
+        // on the job's thread, which reports it as the job's failure.
+        llvm::CrashRecoveryContext recovery;
+        if (!recovery.RunSafely([&] { ok[i] = emit(**part, texts[i], errors[i]); })) {
+          ok[i] = false;
+          errors[i].clear();
+        }
       }
     };
     std::vector<llvm::thread> workers;

@@ -21,7 +21,8 @@ class Module;
 namespace mycc::offload {
 
 // Emits one part's PTX. On failure an empty `error` means "emit the module
-// whole instead" (for errors that only the whole module can report well).
+// whole instead" (for errors that only the whole module can report well;
+// a crash or an LLVM fatal error in a part counts as such a failure).
 using EmitPart =
     std::function<bool(llvm::Module &part, std::string &ptx, std::string &error)>;
 

@@ -1,9 +1,19 @@
 // Joining the PTX of parts of one module (-split-compile).
 #include "SplitCodegen.h"
 
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/SourceMgr.h"
+
 #include <gtest/gtest.h>
 
+using mycc::offload::emitPtxInParts;
 using mycc::offload::joinPtxParts;
+using mycc::offload::SplitResult;
 
 namespace {
 
@@ -79,6 +89,44 @@ TEST(JoinPtxParts, DemotedSharedVariablesLoseTheirDeclarations) {
   EXPECT_EQ(count(joined, ".extern"), 0u);
   EXPECT_EQ(count(joined, ".shared .align 4 .b8 _ZZ1kvE3buf[128];"), 1u);
   EXPECT_EQ(count(joined, "has been demoted"), 1u);
+}
+
+// The parts are emitted whatever the threads, and a part whose emission
+// ends in an LLVM fatal error sends the module to the unsplit path.
+TEST(EmitPtxInParts, PartsOnAnyThreadsAndFatalErrorsFallBack) {
+  llvm::LLVMContext context;
+  llvm::SMDiagnostic diagnostic;
+  auto module = llvm::parseAssemblyString(
+      "define void @a(ptr %p) { store i32 1, ptr %p\n ret void }\n"
+      "define void @b(ptr %p) { store i32 2, ptr %p\n ret void }\n",
+      diagnostic, context);
+  ASSERT_TRUE(module);
+  auto names = [](llvm::Module &part, std::string &text, std::string &) {
+    text = std::string(kHeader);
+    for (const llvm::Function &f : part)
+      if (!f.isDeclaration())
+        text += ".visible .func " + f.getName().str() + "()\n{\n\tret;\n}\n";
+    return true;
+  };
+  std::string one, two, error;
+  ASSERT_EQ(emitPtxInParts(*module, 2, 1, names, one, error), SplitResult::Done);
+  ASSERT_EQ(emitPtxInParts(*module, 2, 2, names, two, error), SplitResult::Done);
+  EXPECT_EQ(one, two);
+  EXPECT_EQ(count(one, ".visible .func"), 2u);
+
+  llvm::CrashRecoveryContext::Enable();
+  llvm::install_fatal_error_handler(
+      [](void *, const char *, bool) { llvm::sys::Process::Exit(70); }, nullptr);
+  auto fails = [](llvm::Module &part, std::string &, std::string &) {
+    for (const llvm::Function &f : part)
+      if (f.getName() == "b" && !f.isDeclaration())
+        llvm::report_fatal_error("cannot select");
+    return true;
+  };
+  std::string ptx;
+  EXPECT_EQ(emitPtxInParts(*module, 2, 2, fails, ptx, error), SplitResult::NotSplit);
+  llvm::remove_fatal_error_handler();
+  llvm::CrashRecoveryContext::Disable();
 }
 
 } // namespace
