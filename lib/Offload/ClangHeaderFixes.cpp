@@ -216,9 +216,13 @@ void replaceWithCas16(llvm::AtomicCmpXchgInst &cas) {
 // statement becomes these integer operations: the bytes' differences
 // without borrows between bytes, then, for the saturated form, 0x7f or 0x80
 // in the bytes where the signs of a and b differ and the difference's sign
-// differs from a's.
+// differs from a's. The byte comparisons __vcmpne4 and __vcmpeq4 (ggml's
+// i-quant tile loaders call __vcmpne4(signs & mask, 0)) use PTX's vset4 the
+// same way; they become a test of each byte of a ^ b for zero.
+enum class ByteOp { Sub, SubSaturated, NotEqual, Equal };
+
 void replaceByteSubtracts(llvm::Module &module) {
-  std::vector<std::pair<llvm::CallInst *, bool>> found; // call, saturated
+  std::vector<std::pair<llvm::CallInst *, ByteOp>> found;
   for (llvm::Function &f : module)
     for (llvm::Instruction &inst : llvm::instructions(f)) {
       auto *call = llvm::dyn_cast<llvm::CallInst>(&inst);
@@ -231,14 +235,32 @@ void replaceByteSubtracts(llvm::Module &module) {
       if (!zero || !zero->isZero()) continue;
       llvm::StringRef text = code->getAsmString();
       if (text == "vsub4.u32.u32.u32 $0,$1,$2,$3;")
-        found.push_back({call, false});
+        found.push_back({call, ByteOp::Sub});
       else if (text == "vsub4.s32.s32.s32.sat $0,$1,$2,$3;")
-        found.push_back({call, true});
+        found.push_back({call, ByteOp::SubSaturated});
+      else if (text == "vset4.u32.u32.ne $0,$1,$2,$3;")
+        found.push_back({call, ByteOp::NotEqual});
+      else if (text == "vset4.u32.u32.eq $0,$1,$2,$3;")
+        found.push_back({call, ByteOp::Equal});
     }
-  for (auto [call, saturated] : found) {
+  for (auto [call, op] : found) {
     llvm::IRBuilder<> b(call);
     llvm::Value *x = call->getArgOperand(0), *y = call->getArgOperand(1);
     llvm::Constant *high = b.getInt32(0x80808080u), *low = b.getInt32(0x7f7f7f7fu);
+    if (op == ByteOp::NotEqual || op == ByteOp::Equal) {
+      // Bit 7 of each byte of t | ((t & 0x7f) + 0x7f) is set where the
+      // byte of t = a ^ b is not zero (no carry leaves a byte); vset4 gives
+      // 1 or 0 per byte.
+      llvm::Value *t = b.CreateXor(x, y);
+      llvm::Value *nonzero = b.CreateOr(t, b.CreateAdd(b.CreateAnd(t, low), low));
+      llvm::Value *ones = b.getInt32(0x01010101u);
+      llvm::Value *set = b.CreateAnd(b.CreateLShr(nonzero, 7), ones);
+      if (op == ByteOp::Equal) set = b.CreateXor(set, ones);
+      call->replaceAllUsesWith(set);
+      call->eraseFromParent();
+      continue;
+    }
+    bool saturated = op == ByteOp::SubSaturated;
     // (x | high) - (y & low): no byte borrows from the next; bit 7 of each
     // byte is then 1 ^ borrow, and x7 ^ y7 ^ borrow is wanted.
     llvm::Value *diff = b.CreateXor(
