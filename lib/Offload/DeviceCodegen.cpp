@@ -606,7 +606,7 @@ bool emitPtxInThreads(llvm::Module &module, llvm::TargetMachine &machine,
     switch (emitPtxInParts(module, parts, threads, emit, ptx, error)) {
     case SplitResult::Done: return true;
     case SplitResult::Failed: return false;
-    case SplitResult::NotSplit: ptx.clear(); break;
+    case SplitResult::NotSplit: ptx.clear(); borrowed.reset(); break;
     }
   }
   return emitPtx(module, machine, target, options, ptx, error);
