@@ -221,7 +221,38 @@ void replaceWithCas16(llvm::AtomicCmpXchgInst &cas) {
 // same way; they become a test of each byte of a ^ b for zero.
 enum class ByteOp { Sub, SubSaturated, NotEqual, Equal };
 
-void replaceByteSubtracts(llvm::Module &module) {
+// Per byte of x and y: 1 where they differ (`equal`: where they are
+// equal), else 0, as vset4 gives it. Bit 7 of each byte of
+// t | ((t & 0x7f) + 0x7f) is set where the byte of t = x ^ y is not zero
+// (no carry leaves a byte).
+llvm::Value *byteComparison(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y,
+                            bool equal) {
+  llvm::Constant *low = b.getInt32(0x7f7f7f7fu), *ones = b.getInt32(0x01010101u);
+  llvm::Value *t = b.CreateXor(x, y);
+  llvm::Value *nonzero = b.CreateOr(t, b.CreateAdd(b.CreateAnd(t, low), low));
+  llvm::Value *set = b.CreateAnd(b.CreateLShr(nonzero, 7), ones);
+  return equal ? b.CreateXor(set, ones) : set;
+}
+
+// Per byte: x - y, wrapping, or (`saturated`) signed and saturated.
+llvm::Value *byteDifference(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y,
+                            bool saturated) {
+  llvm::Constant *high = b.getInt32(0x80808080u), *low = b.getInt32(0x7f7f7f7fu);
+  // (x | high) - (y & low): no byte borrows from the next; bit 7 of each
+  // byte is then 1 ^ borrow, and x7 ^ y7 ^ borrow is wanted.
+  llvm::Value *diff = b.CreateXor(
+      b.CreateSub(b.CreateOr(x, high), b.CreateAnd(y, low)),
+      b.CreateAnd(b.CreateNot(b.CreateXor(x, y)), high));
+  if (!saturated) return diff;
+  llvm::Value *overflow =
+      b.CreateAnd(b.CreateAnd(b.CreateXor(x, y), b.CreateXor(x, diff)), high);
+  llvm::Value *limit =
+      b.CreateAdd(low, b.CreateLShr(b.CreateAnd(x, high), 7)); // 0x7f, 0x80
+  llvm::Value *mask = b.CreateMul(b.CreateLShr(overflow, 7), b.getInt32(0xff));
+  return b.CreateXor(diff, b.CreateAnd(b.CreateXor(diff, limit), mask));
+}
+
+void replaceByteOperations(llvm::Module &module) {
   std::vector<std::pair<llvm::CallInst *, ByteOp>> found;
   for (llvm::Function &f : module)
     for (llvm::Instruction &inst : llvm::instructions(f)) {
@@ -246,35 +277,10 @@ void replaceByteSubtracts(llvm::Module &module) {
   for (auto [call, op] : found) {
     llvm::IRBuilder<> b(call);
     llvm::Value *x = call->getArgOperand(0), *y = call->getArgOperand(1);
-    llvm::Constant *high = b.getInt32(0x80808080u), *low = b.getInt32(0x7f7f7f7fu);
-    if (op == ByteOp::NotEqual || op == ByteOp::Equal) {
-      // Bit 7 of each byte of t | ((t & 0x7f) + 0x7f) is set where the
-      // byte of t = a ^ b is not zero (no carry leaves a byte); vset4 gives
-      // 1 or 0 per byte.
-      llvm::Value *t = b.CreateXor(x, y);
-      llvm::Value *nonzero = b.CreateOr(t, b.CreateAdd(b.CreateAnd(t, low), low));
-      llvm::Value *ones = b.getInt32(0x01010101u);
-      llvm::Value *set = b.CreateAnd(b.CreateLShr(nonzero, 7), ones);
-      if (op == ByteOp::Equal) set = b.CreateXor(set, ones);
-      call->replaceAllUsesWith(set);
-      call->eraseFromParent();
-      continue;
-    }
-    bool saturated = op == ByteOp::SubSaturated;
-    // (x | high) - (y & low): no byte borrows from the next; bit 7 of each
-    // byte is then 1 ^ borrow, and x7 ^ y7 ^ borrow is wanted.
-    llvm::Value *diff = b.CreateXor(
-        b.CreateSub(b.CreateOr(x, high), b.CreateAnd(y, low)),
-        b.CreateAnd(b.CreateNot(b.CreateXor(x, y)), high));
-    if (saturated) {
-      llvm::Value *overflow = b.CreateAnd(
-          b.CreateAnd(b.CreateXor(x, y), b.CreateXor(x, diff)), high);
-      llvm::Value *limit =
-          b.CreateAdd(low, b.CreateLShr(b.CreateAnd(x, high), 7)); // 0x7f, 0x80
-      llvm::Value *mask = b.CreateMul(b.CreateLShr(overflow, 7), b.getInt32(0xff));
-      diff = b.CreateXor(diff, b.CreateAnd(b.CreateXor(diff, limit), mask));
-    }
-    call->replaceAllUsesWith(diff);
+    bool compare = op == ByteOp::NotEqual || op == ByteOp::Equal;
+    call->replaceAllUsesWith(
+        compare ? byteComparison(b, x, y, op == ByteOp::Equal)
+                : byteDifference(b, x, y, op == ByteOp::SubSaturated));
     call->eraseFromParent();
   }
 }
@@ -282,7 +288,7 @@ void replaceByteSubtracts(llvm::Module &module) {
 } // namespace
 
 void ClangHeaderFixes::finishModule(llvm::Module &module) const {
-  replaceByteSubtracts(module);
+  replaceByteOperations(module);
   llvm::SyncScope::ID device = module.getContext().getOrInsertSyncScopeID("device");
   for (const std::string &name : casWrappers) {
     llvm::Function *f = module.getFunction(name);

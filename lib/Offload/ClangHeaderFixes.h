@@ -20,9 +20,10 @@
 //  - __nv_associate_access_property returns its pointer unchanged, dropping
 //    the L2 policy of cuda::annotated_ptr: its calls are marked for
 //    CacheHints.h, which gives the accesses nvcc's cache hints.
-//  - __vsub4 and __vsubss4 are PTX's vsub4, which ptxas expands into about
-//    twice the code of CUDA's integer operations for them (sm_50 on): the
-//    statements become integer operations on the packed bytes.
+//  - __vsub4 and __vsubss4 are PTX's vsub4, __vcmpne4 and __vcmpeq4 PTX's
+//    vset4, which ptxas expands into about twice the code of CUDA's integer
+//    operations for them (sm_50 on): the statements become integer
+//    operations on the packed bytes.
 //  - __any, __all and __ballot are plain functions, where nvcc's headers
 //    declare them deprecated on compute_70 and above: each call gets nvcc's
 //    warning (ptxas then rejects the PTX, as nvcc's).
