@@ -2,36 +2,18 @@
 
 #include "IdleSlots.h"
 #include "Jobserver.h"
+#include "SignalCleanup.h"
 
 #include "llvm/Support/thread.h"
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <condition_variable>
 #include <mutex>
 #include <set>
 
 namespace mycc::driver {
 namespace {
-
-// Clang recurses on the depth of expressions (its code generator on each
-// operand of a long sum: 200,000 terms on one line need about 200 MB, which
-// nvcc compiles) and of templates. Jobs get 256 MB of stack (address space:
-// pages are only used as deep as a job goes); an overflow beyond it is a
-// one-line internal error (support::watchStackOverflow).
-constexpr unsigned kJobStackBytes = 256u << 20;
-
-// MYCC_JOB_STACK_MB overrides it (a smaller stack shows the overflow
-// handling in a test; a larger one takes deeper sources).
-unsigned jobStackBytes() {
-  static const unsigned bytes = [] {
-    const char *mb = std::getenv("MYCC_JOB_STACK_MB");
-    unsigned long n = mb ? std::strtoul(mb, nullptr, 10) : 0;
-    return n >= 1 && n < 4096 ? unsigned(n << 20) : kJobStackBytes;
-  }();
-  return bytes;
-}
 
 // The scheduler is also the run's lender of idle job slots (IdleSlots.h),
 // to in-process jobs that ask while they run.
@@ -90,7 +72,7 @@ private:
       ++running;
       active[index] = true;
       if (o.started) o.started(graph.jobs()[index]);
-      threads.emplace_back(std::optional<unsigned>(jobStackBytes()),
+      threads.emplace_back(std::optional<unsigned>(support::jobStackBytes()),
                            [this, index, token] { runOne(index, token); });
     }
     return false;

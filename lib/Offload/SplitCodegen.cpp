@@ -1,5 +1,7 @@
 #include "SplitCodegen.h"
 
+#include "SignalCleanup.h"
+
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
@@ -150,11 +152,6 @@ std::string partBitcode(const llvm::Module &module, size_t part,
   return bitcode;
 }
 
-// As much stack as the job that splits has (the driver's scheduler gives
-// each job 256 MB of address space): code generation recurses on the depth
-// of expressions.
-constexpr unsigned kPartStackBytes = 256u << 20;
-
 bool hasDebugInfo(const llvm::Module &module) {
   return module.getNamedMetadata("llvm.dbg.cu") != nullptr;
 }
@@ -202,9 +199,11 @@ SplitResult emitPtxInParts(llvm::Module &module, unsigned parts,
         }
       }
     };
+    // Workers get a job's stack: code generation recurses on the depth of
+    // expressions.
     std::vector<llvm::thread> workers;
     for (size_t t = 1; t < std::min<size_t>(std::max(threads, 1u), count); ++t)
-      workers.emplace_back(std::optional<unsigned>(kPartStackBytes), work);
+      workers.emplace_back(std::optional<unsigned>(support::jobStackBytes()), work);
     work();
     for (auto &t : workers) t.join();
   }

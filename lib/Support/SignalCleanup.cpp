@@ -4,6 +4,7 @@
 #include <csignal>
 #include <pthread.h>
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
@@ -12,6 +13,16 @@
 #include <unistd.h>
 
 namespace mycc::support {
+
+unsigned jobStackBytes() {
+  static const unsigned bytes = [] {
+    const char *mb = std::getenv("MYCC_JOB_STACK_MB");
+    unsigned long n = mb ? std::strtoul(mb, nullptr, 10) : 0;
+    return n >= 1 && n < 4096 ? unsigned(n << 20) : 256u << 20;
+  }();
+  return bytes;
+}
+
 namespace {
 
 // SIGPIPE: a reader that stops early (`mycc -E x.cu | head`, a compiler

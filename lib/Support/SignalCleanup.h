@@ -14,6 +14,16 @@ namespace mycc::support {
 // the path must be shorter than 4096 bytes.
 void armTempDirCleanup(const std::string &dir);
 
+// The stack of each thread that compiles (the driver's jobs, the parts of a
+// split code generation). Clang recurses on the depth of expressions (its
+// code generator on each operand of a long sum: 200,000 terms on one line
+// need about 200 MB, which nvcc compiles) and of templates: 256 MB of
+// address space, of which pages are only used as deep as a thread goes; an
+// overflow beyond it is a one-line internal error (watchStackOverflow).
+// MYCC_JOB_STACK_MB overrides it (a smaller stack shows the overflow
+// handling in a test; a larger one takes deeper sources).
+unsigned jobStackBytes();
+
 // On the calling thread until it ends: a stack overflow (SIGSEGV at the
 // stack's guard page, handled on an alternate stack) writes
 // "mycc: error: internal error in <what>: stack overflow; please report",
