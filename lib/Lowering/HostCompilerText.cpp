@@ -57,9 +57,9 @@ constexpr std::pair<const char *, const char *> kFloatN[] = {
     {"_Float32", "float"},   {"_Float64", "double"},
     {"_Float128", "__float128"}};
 
-// `text` with the identifier `word` (not part of a longer one) replaced by
-// `by`; false if there was none.
-bool replaceIdentifier(std::string &text, const char *word, const char *by) {
+// `text` with `word` replaced by `by` where it is not part of a longer
+// identifier; false if there was none (one pass over the text).
+bool replaceWhole(std::string &text, const char *word, const char *by) {
   size_t length = std::char_traits<char>::length(word);
   bool found = false;
   std::string out;
@@ -100,15 +100,8 @@ bool declaresTypedef(const std::string &text, const char *name) {
 
 std::string HostCompilerText::forClang(const std::string &input) {
   std::string text = input;
-  for (const auto &[gcc, clang] : kFixed) {
-    bool found = false;
-    for (size_t at = text.find(gcc); at != std::string::npos;
-         at = text.find(gcc, at + 1)) {
-      text.replace(at, std::char_traits<char>::length(gcc), clang);
-      found = true;
-    }
-    if (found) swaps.emplace_back(clang, gcc);
-  }
+  for (const auto &[gcc, clang] : kFixed)
+    if (replaceWhole(text, gcc, clang)) swaps.emplace_back(clang, gcc);
   for (const auto &[gcc, type] : kFloatN) {
     if (declaresTypedef(text, gcc)) continue; // glibc's own (GCC before 13)
     // glibc's <math.h> specialises __iseqsig_type for each type, which for
@@ -116,16 +109,16 @@ std::string HostCompilerText::forClang(const std::string &input) {
     std::string iseqsig = std::string("struct __iseqsig_type<") + gcc + ">";
     std::string clangIseqsig =
         std::string("struct __iseqsig_type<struct __mycc_iseqsig") + gcc + ">";
-    if (replaceIdentifier(text, iseqsig.c_str(), clangIseqsig.c_str()))
+    if (replaceWhole(text, iseqsig.c_str(), clangIseqsig.c_str()))
       swaps.emplace_back(clangIseqsig, iseqsig);
     std::string complex = std::string("_Complex ") + gcc;
     // (The comments' words are no _FloatN identifier themselves.)
     std::string clangComplex =
         "_Complex " + std::string(type) + " /*mycc_Complex" + gcc + "*/";
-    if (replaceIdentifier(text, complex.c_str(), clangComplex.c_str()))
+    if (replaceWhole(text, complex.c_str(), clangComplex.c_str()))
       swaps.emplace_back(clangComplex, complex);
     std::string clang = "__typeof__(" + std::string(type) + " /*mycc" + gcc + "*/)";
-    if (replaceIdentifier(text, gcc, clang.c_str())) swaps.emplace_back(clang, gcc);
+    if (replaceWhole(text, gcc, clang.c_str())) swaps.emplace_back(clang, gcc);
   }
   std::string out;
   out.reserve(text.size());
