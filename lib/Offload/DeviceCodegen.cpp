@@ -2,6 +2,7 @@
 
 #include "IdleSlots.h"
 #include "SplitCodegen.h"
+#include "StrengthReduction.h"
 
 #include "CacheHints.h"
 #include "ClangHeaderFixes.h"
@@ -541,6 +542,8 @@ bool emitPtx(llvm::Module &module, llvm::TargetMachine &machine,
     // Fewer registers where LLVM's code generator cannot see the pressure
     // (LiveRanges.h); runs inside the pipeline built below.
     registerShortenLiveRanges();
+    // No straight-line strength reduction where its search is quadratic.
+    StrengthReductionBound strengthReduction(module);
     if (machine.addPassesToEmitFile(codegen, buffered, nullptr,
                                     llvm::CodeGenFileType::AssemblyFile)) {
       error = "NVPTX backend cannot emit PTX";
@@ -554,7 +557,7 @@ bool emitPtx(llvm::Module &module, llvm::TargetMachine &machine,
 }
 
 // Code generation of a module this large takes seconds (ggml's fattn.cu:
-// 3.5 s, most of it NVPTX's straight-line strength reduction and GVN), and
+// about 2 s, most of it GVN and instruction selection), and
 // splitting it over idle job slots pays; below it, the split's copying of
 // the module is a larger part of less. Four parts: on 2-4 idle cores, the
 // largest part bounds the time.
