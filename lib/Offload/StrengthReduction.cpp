@@ -6,9 +6,9 @@
 // subtracts their SCEVs until it finds a constant difference; earlier
 // versions looked at the last 50 candidates only, "to avoid running in
 // quadratic time". A fully unrolled block of thousands of candidates is
-// quadratic again: in ggml's fattn.cu (sm_90), the flash-attention kernels
-// whose largest blocks hold 1,178-2,148 candidates took 3.2 s of the
-// pass's 3.5 s, where no kernel of ggml's mmq (up to 839 per block),
+// quadratic again: in ggml's fattn.cu (sm_90), the seven flash-attention
+// kernels whose largest blocks hold 1,178-2,148 candidates took 3.3 s of
+// the pass's 3.5 s, where no kernel of ggml's mmq (up to 839 per block),
 // Thrust or CUTLASS took more than 0.12 s. Without SLSR there, ptxas's
 // code has the same registers and instruction count within 3 of about
 // 4,090, and ggml's flash-attention kernels ran as fast or faster on an
