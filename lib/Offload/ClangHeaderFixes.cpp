@@ -103,6 +103,17 @@ public:
       : ctx(ctx), votes(votes) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
 
+  // A warning in a system header is not shown, so their declarations
+  // (libstdc++, CUDA's and CCCL's headers: most of a unit) are not searched.
+  // A user's function or class lies in the user's file, also where a system
+  // template instantiates it.
+  bool TraverseDecl(Decl *d) {
+    if (d && !isa<TranslationUnitDecl>(d) &&
+        ctx.getSourceManager().isInSystemHeader(d->getLocation()))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(d);
+  }
+
   bool VisitCallExpr(CallExpr *call) {
     const FunctionDecl *callee = call->getDirectCallee();
     if (!callee || !votes.count(callee->getCanonicalDecl()) ||
