@@ -557,7 +557,7 @@ bool emitPtx(llvm::Module &module, llvm::TargetMachine &machine,
 }
 
 // Code generation of a module this large takes seconds (ggml's fattn.cu:
-// about 2 s, most of it GVN and instruction selection), and
+// most of it GVN and instruction selection), and
 // splitting it over idle job slots pays; below it, the split's copying of
 // the module is a larger part of less. Four parts: on 2-4 idle cores, the
 // largest part bounds the time.
