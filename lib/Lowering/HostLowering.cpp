@@ -126,6 +126,23 @@ std::string voidAddress(const std::string &expr) {
   return voidPointer("&" + expr);
 }
 
+// Whether the host compiler gets none of a definition's body, so that the
+// host parse need not read it: a kernel's becomes its stub
+// (rewriteKernelBody), a __device__ function's a stopping body or nothing
+// (leaveOutDeviceBody). Constructors are read (their member initializers
+// go with the body, and the initializers' start is found in the parsed
+// AST), and so are lambdas' call operators, constexpr functions and those
+// whose body deduces the return type (Sema reads those in any case).
+bool hostNeedsNoBody(const FunctionDecl *fd) {
+  if (fd->hasAttr<CUDAGlobalAttr>()) return true;
+  if (!fd->hasAttr<CUDADeviceAttr>() || fd->hasAttr<CUDAHostAttr>() ||
+      isa<CXXConstructorDecl>(fd))
+    return false;
+  if (const auto *method = dyn_cast<CXXMethodDecl>(fd))
+    if (method->getParent()->isLambda()) return false;
+  return true;
+}
+
 class Lowerer : public RecursiveASTVisitor<Lowerer> {
 public:
   Lowerer(ASTContext &ctx, Rewriter &rw, const LoweringOptions &options)
@@ -156,13 +173,13 @@ public:
     }
     if (!fd->hasAttr<CUDAGlobalAttr>()) return true;
     makeTemplateStubStatic(fd);
-    if (fd->doesThisDeclarationHaveABody() && inMainFile(fd->getLocation()) &&
+    if (definesBody(fd) && inMainFile(fd->getLocation()) &&
         !fd->getTemplateInstantiationPattern() &&
         !fd->hasAttr<CUDALaunchBoundsAttr>())
       nvccWarning(fd->getLocation(), options.missingLaunchBounds,
                   "no __launch_bounds__ specified for __global__ function");
     rewriteKernelAttrs(fd);
-    if (fd->doesThisDeclarationHaveABody() && inMainFile(fd->getLocation()))
+    if (definesBody(fd) && inMainFile(fd->getLocation()))
       rewriteKernelBody(fd);
     if (fd->isThisDeclarationADefinition()) collectKernel(fd);
     return true;
@@ -553,6 +570,8 @@ public:
   unsigned numKernels() const { return kernels.size(); }
   unsigned numVars() const { return vars.size(); }
   bool failed() const { return hadError; }
+  // Whether a skipped body could not be found (bodyRange).
+  bool missedSkippedBody() const { return bodyNotFound; }
 
 private:
   void spellTypeofForHostCompiler(SourceLocation loc) {
@@ -561,6 +580,66 @@ private:
     if (llvm::StringRef(at, 6) == "typeof" && !llvm::isAlnum(at[6]) &&
         at[6] != '_' && at[6] != '$')
       typeofs.insert(sm.getFileOffset(loc));
+  }
+
+  // Whether the unit's text holds a body for this declaration, parsed or
+  // skipped (hostNeedsNoBody).
+  static bool definesBody(const FunctionDecl *fd) {
+    return fd->doesThisDeclarationHaveABody() || fd->hasSkippedBody();
+  }
+
+  // The braces of a definition's body: the parsed body's, or for one the
+  // parse skipped, found in the text (skippedBody). Invalid, and the unit
+  // marked for lowering again with every body parsed, where they cannot be
+  // found.
+  SourceRange bodyRange(const FunctionDecl *fd) {
+    if (const Stmt *body = fd->getBody()) return body->getSourceRange();
+    SourceRange range = skippedBody(fd);
+    if (range.isInvalid()) bodyNotFound = true;
+    return range;
+  }
+
+  // A skipped body is the first `{` after the declarator, outside
+  // parentheses and brackets, to its matching `}`. The declarator may end
+  // before its trailing attributes; anything else before a `{` (`:` of a
+  // constructor's initializers, `try`, `=`, `;`) means no body was found
+  // where one was skipped.
+  SourceRange skippedBody(const FunctionDecl *fd) const {
+    SourceLocation end = fd->getSourceRange().getEnd();
+    if (const Expr *constraint = fd->getTrailingRequiresClause().ConstraintExpr)
+      if (sm.isBeforeInTranslationUnit(end, constraint->getEndLoc()))
+        end = constraint->getEndLoc();
+    if (!inMainFile(end)) return {};
+    auto [file, offset] = sm.getDecomposedLoc(end);
+    llvm::StringRef buffer = sm.getBufferData(file);
+    Lexer lexer(sm.getLocForStartOfFile(file), ctx.getLangOpts(),
+                buffer.begin(), buffer.begin() + offset, buffer.end());
+    Token token;
+    lexer.LexFromRawLexer(token); // the declarator's last token
+    int nesting = 0;
+    SourceLocation open;
+    while (open.isInvalid()) {
+      if (lexer.LexFromRawLexer(token) && token.is(tok::eof)) return {};
+      if (token.isOneOf(tok::l_paren, tok::l_square)) {
+        ++nesting;
+      } else if (token.isOneOf(tok::r_paren, tok::r_square)) {
+        if (--nesting < 0) return {};
+      } else if (nesting == 0) {
+        if (token.is(tok::l_brace)) open = token.getLocation();
+        else if (token.isOneOf(tok::semi, tok::equal, tok::colon,
+                               tok::r_brace, tok::eof) ||
+                 (token.is(tok::raw_identifier) &&
+                  token.getRawIdentifier() == "try"))
+          return {};
+      }
+    }
+    for (int depth = 1; depth > 0;) {
+      lexer.LexFromRawLexer(token);
+      if (token.is(tok::eof)) return {};
+      if (token.is(tok::l_brace)) ++depth;
+      else if (token.is(tok::r_brace)) --depth;
+    }
+    return SourceRange(open, token.getLocation());
   }
 
   // The `:` that begins a constructor's initializers, given the first
@@ -715,14 +794,16 @@ private:
   // types).
   void leaveOutDeviceBody(FunctionDecl *fd) {
     if (!fd->hasAttr<CUDADeviceAttr>() || fd->hasAttr<CUDAHostAttr>() ||
-        fd->hasAttr<CUDAGlobalAttr>() || !fd->doesThisDeclarationHaveABody() ||
+        fd->hasAttr<CUDAGlobalAttr>() || !definesBody(fd) ||
         fd->isConstexpr() || fd->isDefaulted() || fd->isDeleted())
       return;
     if (const auto *method = dyn_cast<CXXMethodDecl>(fd))
       if (method->getParent()->isLambda()) return;
     Stmt *body = fd->getBody();
-    if (!body || isa<CXXTryStmt>(body)) return;
-    SourceRange range = body->getSourceRange();
+    if ((!body && !fd->hasSkippedBody()) || isa_and_nonnull<CXXTryStmt>(body))
+      return;
+    SourceRange range = bodyRange(fd);
+    if (range.isInvalid()) return;
     if (const auto *ctor = dyn_cast<CXXConstructorDecl>(fd))
       for (const CXXCtorInitializer *init : ctor->inits())
         if (init->isWritten()) {
@@ -980,7 +1061,8 @@ private:
                        launchFunction() +
                        "((const void *)static_cast<void (*)(" + typeList +
                        ")>(" + self + "), __mycc_args + 1); }";
-    dropText(fd->getBody()->getSourceRange(), body);
+    SourceRange range = bodyRange(fd);
+    if (range.isValid()) dropText(range, body);
   }
 
   // Under CUDA_API_PER_THREAD_DEFAULT_STREAM (nvcc's -default-stream
@@ -1099,6 +1181,7 @@ private:
   std::map<const VarDecl *, std::string> managedPointers;
   std::set<SourceLocation::UIntTy> rewrittenAttrs;
   bool hadError = false;
+  bool bodyNotFound = false;
 };
 
 // The device code in the host object, put there by the assembler: the fat
@@ -1172,8 +1255,23 @@ std::string firstLineMarker(llvm::StringRef text) {
 class LoweringConsumer : public ASTConsumer {
 public:
   LoweringConsumer(CompilerInstance &ci, const std::string &sourceName,
-                   const LoweringOptions &options, LoweredUnit &out)
-      : ci(ci), sourceName(sourceName), options(options), out(out) {}
+                   const LoweringOptions &options, LoweredUnit &out,
+                   bool &missedSkippedBody)
+      : ci(ci), sourceName(sourceName), options(options), out(out),
+        missedSkippedBody(missedSkippedBody) {}
+
+  // For the host compiler, the parse skips the bodies it will not get
+  // (hostNeedsNoBody; the parse runs with SkipFunctionBodies): kernels and
+  // __device__ functions, and with them the instantiations only device
+  // code needs. The device side parses them, and reports their errors.
+  bool shouldSkipFunctionBody(Decl *d) override {
+    const FunctionDecl *fd = d->getAsFunction();
+    if (!options.forHostCompiler || !fd || !hostNeedsNoBody(fd)) return false;
+    // In the unit's own text, whatever its line markers say.
+    const SourceManager &sm = ci.getSourceManager();
+    SourceLocation at = fd->getLocation();
+    return at.isFileID() && sm.getFileID(at) == sm.getMainFileID();
+  }
 
   void HandleTranslationUnit(ASTContext &ctx) override {
     if (ci.getDiagnostics().hasErrorOccurred()) return;
@@ -1182,6 +1280,10 @@ public:
     lowerer.TraverseDecl(ctx.getTranslationUnitDecl());
     lowerer.collectSpecializations();
     lowerer.finishSpellings();
+    if (lowerer.missedSkippedBody()) {
+      missedSkippedBody = true;
+      return;
+    }
     if (lowerer.failed()) return;
     FileID main = ctx.getSourceManager().getMainFileID();
     std::string head, tail = lowerer.registrationTable(sourceName);
@@ -1226,6 +1328,7 @@ private:
   const std::string &sourceName;
   const LoweringOptions &options;
   LoweredUnit &out;
+  bool &missedSkippedBody;
 };
 
 class LoweringAction : public ASTFrontendAction {
@@ -1235,11 +1338,14 @@ public:
       : sourceName(sourceName), options(options), out(out),
         recovery(recovery) {}
 
+  // Whether a body the parse skipped could not be found in the text.
+  bool missedSkippedBody() const { return missed; }
+
 protected:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci,
                                                  llvm::StringRef) override {
-    auto lowering =
-        std::make_unique<LoweringConsumer>(ci, sourceName, options, out);
+    auto lowering = std::make_unique<LoweringConsumer>(ci, sourceName,
+                                                       options, out, missed);
     if (!recovery) return lowering;
     std::vector<std::unique_ptr<ASTConsumer>> consumers;
     consumers.push_back(recovery->createConsumer(ci, /*warn=*/false));
@@ -1252,6 +1358,7 @@ private:
   const LoweringOptions &options;
   LoweredUnit &out;
   SourceRecovery *recovery;
+  bool missed = false;
 };
 
 } // namespace
@@ -1363,7 +1470,8 @@ static std::string forHostCompiler(const HostCompilerText &spelling,
 // Gives Clang the unit's text in Clang's spelling (HostCompilerText), in
 // place of the file the instance would read.
 static bool remapInClangSpelling(clang::CompilerInstance &instance,
-                                 HostCompilerText &spelling) {
+                                 HostCompilerText &spelling,
+                                 frontend::InMemoryFile &unit) {
   clang::DiagnosticsEngine &diags = instance.getDiagnostics();
   const auto &inputs = instance.getFrontendOpts().Inputs;
   if (inputs.size() != 1 || !inputs[0].isFile()) {
@@ -1380,24 +1488,28 @@ static bool remapInClangSpelling(clang::CompilerInstance &instance,
         << name << file.getError().message();
     return false;
   }
-  std::string text = spelling.forClang((*file)->getBuffer().str());
+  unit.name = name;
+  unit.text = spelling.forClang((*file)->getBuffer().str());
   instance.getPreprocessorOpts().addRemappedFile(
-      name, llvm::MemoryBuffer::getMemBufferCopy(text, name).release());
+      name, llvm::MemoryBuffer::getMemBufferCopy(unit.text, name).release());
   return true;
 }
 
 // The lowering, run again on the rewritten text when SourceRecovery.h rewrote
 // __shared__ declarations Clang rejected.
+// `missedSkippedBody` tells whether a body the parse skipped could not be
+// found in the text (the unit is then lowered with every body parsed).
 static bool lowerWithRecovery(clang::CompilerInstance &instance,
                               const std::string &sourceName,
                               const LoweringOptions &options,
-                              LoweredUnit &out) {
+                              LoweredUnit &out, bool &missedSkippedBody) {
   SourceRecovery recovery;
   recovery.watch(instance);
   LoweringAction action(sourceName, options, out, &recovery);
   bool ok = instance.ExecuteAction(action);
+  missedSkippedBody = action.missedSkippedBody();
   std::vector<frontend::InMemoryFile> rewritten;
-  if (!recovery.finish(rewritten))
+  if (!recovery.finish(rewritten) || missedSkippedBody)
     return ok && !instance.getDiagnostics().hasErrorOccurred() &&
            !out.text.empty();
 
@@ -1416,6 +1528,7 @@ static bool lowerWithRecovery(clang::CompilerInstance &instance,
   out = LoweredUnit();
   LoweringAction again(sourceName, options, out, nullptr);
   ok = retry.ExecuteAction(again);
+  missedSkippedBody = again.missedSkippedBody();
   return ok && !retry.getDiagnostics().hasErrorOccurred() && !out.text.empty();
 }
 
@@ -1424,9 +1537,33 @@ bool lowerHostUnit(clang::CompilerInstance &instance,
                    const LoweringOptions &options, LoweredUnit &out) {
   configureDiagnostics(instance.getDiagnostics(), options);
   HostCompilerText spelling;
-  if (options.forHostCompiler && !remapInClangSpelling(instance, spelling))
+  frontend::InMemoryFile unit;
+  if (options.forHostCompiler &&
+      !remapInClangSpelling(instance, spelling, unit))
     return false;
-  if (!lowerWithRecovery(instance, sourceName, options, out)) return false;
+  instance.getFrontendOpts().SkipFunctionBodies = options.forHostCompiler;
+  bool missedSkippedBody = false;
+  bool ok = lowerWithRecovery(instance, sourceName, options, out,
+                              missedSkippedBody);
+  if (missedSkippedBody) {
+    // A skipped body the text did not show where expected: the unit again,
+    // every body parsed (the text is the remapped unit's, which the first
+    // parse's source manager owned).
+    auto invocation =
+        std::make_shared<CompilerInvocation>(instance.getInvocation());
+    invocation->getFrontendOpts().SkipFunctionBodies = false;
+    invocation->getPreprocessorOpts().clearRemappedFiles();
+    invocation->getPreprocessorOpts().addRemappedFile(
+        unit.name,
+        llvm::MemoryBuffer::getMemBufferCopy(unit.text, unit.name).release());
+    CompilerInstance full(invocation);
+    full.createDiagnostics(instance.getDiagnostics().getClient(),
+                           /*ShouldOwnClient=*/false);
+    configureDiagnostics(full.getDiagnostics(), options);
+    out = LoweredUnit();
+    ok = lowerWithRecovery(full, sourceName, options, out, missedSkippedBody);
+  }
+  if (!ok) return false;
   if (options.forHostCompiler) out.text = forHostCompiler(spelling, out.text);
   return true;
 }
