@@ -55,3 +55,39 @@ void launch(const float *x, float *y, const void *q, float *r) {
   k_bin<op_add><<<1, 32>>>(x, y);
   k_rows<float, dequantize<float>><<<1, 32>>>(q, r);
 }
+
+// The host parse skips the bodies of kernels and of __device__ functions
+// other than constructors, and finds each in the text: past a trailing
+// return type, an exception specification or a ref-qualifier, over braces
+// in literals and over line markers inside a body.
+static __device__ const char *brace_text(int a) { return a ? "}" : "{"; }
+// CHECK: const __attribute__((unused)) char *brace_text(int a) { (void)a; __builtin_trap(); }
+static __device__ auto trailing(int a) -> int { return a; }
+// CHECK: __attribute__((unused)) auto trailing(int a) -> int { (void)a; __builtin_trap(); }
+static __device__ int nothrow(int a) noexcept(sizeof(int) == 4) { return a; }
+// CHECK: __attribute__((unused)) int nothrow(int a) noexcept(sizeof(int) == 4) { (void)a; __builtin_trap(); }
+static __device__ int spaced(int a) {
+  int b = a;
+
+
+
+
+
+
+
+
+
+
+  return b;
+}
+// CHECK: __attribute__((unused)) int spaced(int a) { (void)a; __builtin_trap(); }
+// CHECK-NEXT: # [[#@LINE-3]] "
+struct Op {
+  __device__ int operator()(int a) const & { return a + '}'; }
+  // CHECK: int operator()(int a) const & { (void)a; __builtin_trap(); }
+  __device__ ~Op() { }
+  // CHECK: ~Op() ;
+};
+__global__ void kbrace(char *p) { p[0] = '}'; p[1] = Op()(1) + *brace_text(0) + trailing(1) + nothrow(2) + spaced(3); }
+// CHECK: void kbrace(char *p) { void *__mycc_args[] = {nullptr, {{.*}}(&p))}; __mycc_launch({{.*}}); }
+void launch_kbrace(char *p) { kbrace<<<1, 32>>>(p); }
