@@ -619,7 +619,8 @@ private:
     int nesting = 0;
     SourceLocation open;
     while (open.isInvalid()) {
-      if (lexer.LexFromRawLexer(token) && token.is(tok::eof)) return {};
+      lexer.LexFromRawLexer(token);
+      if (token.is(tok::eof)) return {};
       if (token.isOneOf(tok::l_paren, tok::l_square)) {
         ++nesting;
       } else if (token.isOneOf(tok::r_paren, tok::r_square)) {
@@ -627,7 +628,7 @@ private:
       } else if (nesting == 0) {
         if (token.is(tok::l_brace)) open = token.getLocation();
         else if (token.isOneOf(tok::semi, tok::equal, tok::colon,
-                               tok::r_brace, tok::eof) ||
+                               tok::r_brace) ||
                  (token.is(tok::raw_identifier) &&
                   token.getRawIdentifier() == "try"))
           return {};
@@ -1495,6 +1496,27 @@ static bool remapInClangSpelling(clang::CompilerInstance &instance,
   return true;
 }
 
+// A new instance of `instance`'s invocation, to lower the unit again:
+// `files` in place of the files they name (with `replaceRemapped`, in place
+// of the remapped files too, whose buffers the first parse's source
+// manager owned), reporting to the same diagnostics client.
+static std::unique_ptr<CompilerInstance>
+instanceAgain(CompilerInstance &instance, const LoweringOptions &options,
+              const std::vector<frontend::InMemoryFile> &files,
+              bool replaceRemapped) {
+  auto invocation =
+      std::make_shared<CompilerInvocation>(instance.getInvocation());
+  if (replaceRemapped) invocation->getPreprocessorOpts().clearRemappedFiles();
+  for (const auto &f : files)
+    invocation->getPreprocessorOpts().addRemappedFile(
+        f.name, llvm::MemoryBuffer::getMemBufferCopy(f.text, f.name).release());
+  auto again = std::make_unique<CompilerInstance>(invocation);
+  again->createDiagnostics(instance.getDiagnostics().getClient(),
+                           /*ShouldOwnClient=*/false);
+  configureDiagnostics(again->getDiagnostics(), options);
+  return again;
+}
+
 // The lowering, run again on the rewritten text when SourceRecovery.h rewrote
 // __shared__ declarations Clang rejected.
 // `missedSkippedBody` tells whether a body the parse skipped could not be
@@ -1513,23 +1535,15 @@ static bool lowerWithRecovery(clang::CompilerInstance &instance,
     return ok && !instance.getDiagnostics().hasErrorOccurred() &&
            !out.text.empty();
 
-  // Lower the rewritten unit, with the same options and diagnostics.
-  auto invocation =
-      std::make_shared<CompilerInvocation>(instance.getInvocation());
-  if (options.forHostCompiler) // the rewritten text replaces forClang's
-    invocation->getPreprocessorOpts().clearRemappedFiles();
-  for (const auto &f : rewritten)
-    invocation->getPreprocessorOpts().addRemappedFile(
-        f.name, llvm::MemoryBuffer::getMemBufferCopy(f.text, f.name).release());
-  CompilerInstance retry(invocation);
-  retry.createDiagnostics(instance.getDiagnostics().getClient(),
-                          /*ShouldOwnClient=*/false);
-  configureDiagnostics(retry.getDiagnostics(), options);
+  // Lower the rewritten unit, with the same options and diagnostics (for the
+  // host compiler, the rewritten text replaces forClang's).
+  auto retry =
+      instanceAgain(instance, options, rewritten, options.forHostCompiler);
   out = LoweredUnit();
   LoweringAction again(sourceName, options, out, nullptr);
-  ok = retry.ExecuteAction(again);
+  ok = retry->ExecuteAction(again);
   missedSkippedBody = again.missedSkippedBody();
-  return ok && !retry.getDiagnostics().hasErrorOccurred() && !out.text.empty();
+  return ok && !retry->getDiagnostics().hasErrorOccurred() && !out.text.empty();
 }
 
 bool lowerHostUnit(clang::CompilerInstance &instance,
@@ -1547,21 +1561,12 @@ bool lowerHostUnit(clang::CompilerInstance &instance,
                               missedSkippedBody);
   if (missedSkippedBody) {
     // A skipped body the text did not show where expected: the unit again,
-    // every body parsed (the text is the remapped unit's, which the first
-    // parse's source manager owned).
-    auto invocation =
-        std::make_shared<CompilerInvocation>(instance.getInvocation());
-    invocation->getFrontendOpts().SkipFunctionBodies = false;
-    invocation->getPreprocessorOpts().clearRemappedFiles();
-    invocation->getPreprocessorOpts().addRemappedFile(
-        unit.name,
-        llvm::MemoryBuffer::getMemBufferCopy(unit.text, unit.name).release());
-    CompilerInstance full(invocation);
-    full.createDiagnostics(instance.getDiagnostics().getClient(),
-                           /*ShouldOwnClient=*/false);
-    configureDiagnostics(full.getDiagnostics(), options);
+    // every body parsed.
+    auto full = instanceAgain(instance, options, {unit},
+                              /*replaceRemapped=*/true);
+    full->getFrontendOpts().SkipFunctionBodies = false;
     out = LoweredUnit();
-    ok = lowerWithRecovery(full, sourceName, options, out, missedSkippedBody);
+    ok = lowerWithRecovery(*full, sourceName, options, out, missedSkippedBody);
   }
   if (!ok) return false;
   if (options.forHostCompiler) out.text = forHostCompiler(spelling, out.text);
