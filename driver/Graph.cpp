@@ -14,6 +14,7 @@ const char *jobKindName(JobKind kind) {
   case JobKind::Bundle: return "bundle";
   case JobKind::HostIR: return "host-ir";
   case JobKind::CompileHost: return "compile-host";
+  case JobKind::EmbedDeviceCode: return "embed-device-code";
   case JobKind::CompileSource: return "compile-source";
   case JobKind::ScanDeviceCode: return "scan-device-code";
   case JobKind::DeviceLink: return "device-link";

@@ -28,6 +28,8 @@ enum class JobKind {
   Bundle,         // cubins + PTX → fat binary                (in-process)
   HostIR,         // lowered unit → host IR (LLVM bitcode)     (in-process)
   CompileHost,    // host IR + device code → host object      (in-process)
+                  // or lowered unit → host object          (host compiler)
+  EmbedDeviceCode, // host object + device code → object     (in-process)
   CompileSource,  // a .c/.cpp input → object                 (host compiler)
   ScanDeviceCode, // objects, -l archives → which device code they hold (in-process)
   DeviceLink,     // relocatable device code → linked cubin, one real arch

@@ -4,6 +4,7 @@
 #include "DeviceCodegen.h"
 #include "DeviceLink.h"
 #include "Fatbin.h"
+#include "EmbedDeviceCode.h"
 #include "Frontend.h"
 #include "HostLowering.h"
 #include "HostObject.h"
@@ -38,7 +39,7 @@ const char *const kValued[] = {"-o",     "-arch",  "-ptx-target", "-source",
                                "-register", "-compress-ptx", "-compress-elf",
                                "-jump-table-density", "-reloc-ptx-from",
                                "-ident", "-fatbin-text", "-module-id-file",
-                               "-module-id"};
+                               "-module-id", "-object"};
 
 bool isValued(llvm::StringRef option) {
   return std::find(std::begin(kValued), std::end(kValued), option) !=
@@ -155,6 +156,7 @@ bool lowerHost(const ToolArgs &args, llvm::raw_ostream &diag,
                                                                       : Warn::Off;
   options.relfatbin = args.get("-relfatbin");
   options.fatbinText = args.get("-fatbin-text");
+  options.deviceCodeLater = args.has("-device-code-later");
   if (!lowering::lowerHostUnit(*ci, args.get("-source"), options, unit)) {
     error.clear(); // the diagnostics say why
     return false;
@@ -703,6 +705,27 @@ bool join(const ToolArgs &args, llvm::raw_ostream &, std::string &error) {
   return writeFileAtomic(args.get("-o"), all, error);
 }
 
+// The host compiler's object of a unit (-object) with the device code put
+// into the section the lowered unit left empty (-device-code-later): the
+// fat binary (-fatbin), nvcc's relocatable one (-relfatbin) or -dlto's
+// images (-rdc-image, back to back).
+bool embedDeviceCode(const ToolArgs &args, llvm::raw_ostream &,
+                     std::string &error) {
+  if (!require(args, "-o", error) || !require(args, "-object", error))
+    return false;
+  std::vector<std::string> files = args.all("-rdc-image");
+  const char *section = lowering::kOffloadingSection;
+  if (files.empty()) {
+    bool relocatable = !args.get("-relfatbin").empty();
+    files = {relocatable ? args.get("-relfatbin") : args.get("-fatbin")};
+    section = relocatable ? lowering::kRelocatableFatbinSection
+                          : lowering::kFatbinSection;
+    if (files[0].empty() && !require(args, "-fatbin", error)) return false;
+  }
+  return offload::fillDeviceCode(args.get("-object"), section, files,
+                                 args.get("-o"), error);
+}
+
 using ToolFn = std::function<bool(const ToolArgs &, llvm::raw_ostream &,
                                   std::string &)>;
 
@@ -712,6 +735,7 @@ const std::map<std::string, ToolFn> &tools() {
       {"lower-host", lowerHost},
       {"compile-device", compileDevice},   {"bundle", bundle},
       {"host-ir", hostIR},                 {"compile-host", compileHost},
+      {"embed-device-code", embedDeviceCode},
       {"scan-device-code", scanDeviceCode}, {"device-link", deviceLink},
       {"device-link-host", deviceLinkHost}, {"publish", publish},
       {"join", join},

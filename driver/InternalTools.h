@@ -5,8 +5,8 @@
 // shell runs the same code through main(). --dryrun prints them.
 //
 // Tools: preprocess-host, lower-host, compile-device, bundle, host-ir,
-// compile-host, scan-device-code, device-link, device-link-host, publish (a
-// dependency rule put in place).
+// compile-host, embed-device-code, scan-device-code, device-link,
+// device-link-host, publish (a dependency rule put in place).
 #pragma once
 
 #include "Toolkit.h"

@@ -187,7 +187,8 @@ private:
                      const std::string &lowered,
                      const std::vector<std::string> &cc1,
                      const std::vector<std::string> &deviceCode,
-                     bool forHostCompiler);
+                     bool forHostCompiler, bool deviceCodeLater);
+  bool hostLto() const;
   std::string unitObject(const Unit &unit);
   // Whether the inputs are compiled to objects: -c, or the phases that then
   // link or archive them (-lib, -r, the link).
@@ -267,6 +268,13 @@ private:
   // includes and the host compiler preprocesses again. The files are the
   // kept ones; without --keep the plan leaves them out.
   bool nvccSteps = false;
+  // The fat binary reaches the host object as the bundle's C text, which
+  // the lowered unit includes: in nvcc's steps, and under the host
+  // compiler's link-time optimisation (its objects carry IR, so the code,
+  // top-level asm included, is generated at the link, long after the
+  // temporary an .incbin names is gone, and no section of the object can
+  // take the bytes afterwards). Not -dlto's bitcode.
+  bool fatbinAsText = false;
   std::vector<TargetPair> targets; // of each unit's device side
   std::vector<std::string> cuInputs, linkInputs;
   // What a device link reads: the objects given and the -rdc=true units'
@@ -364,6 +372,8 @@ bool Planner::check(std::string &error) {
   rdcObject = o.rdc && makesObjects();
   bitcodeRdc = rdcObject && o.deviceLto;
   nvccSteps = o.keep && t.hostCompilerPipeline && !(o.rdc && o.deviceLto);
+  fatbinAsText = t.hostCompilerPipeline && !(o.rdc && o.deviceLto) &&
+                 (nvccSteps || hostLto());
   if (o.rdc && o.deviceLto &&
       (o.phase == Phase::Cubin || o.phase == Phase::Fatbin)) {
     error = std::string(o.phase == Phase::Cubin ? "-cubin" : "-fatbin") +
@@ -698,7 +708,7 @@ bool Planner::planHostSide(const Unit &unit, HostSide &host,
   std::vector<std::string> embedded;
   if (rdcObject && !bitcodeRdc)
     embedded.push_back(joinPath(tempDir, unit.tempBase + ".fatbin"));
-  planLowerHost(unit, preprocessed, lowered, cc1, embedded, false);
+  planLowerHost(unit, preprocessed, lowered, cc1, embedded, false, false);
   if (o.phase == Phase::Cuda) return true;
   // The host IR next, beside the device side (the host side is usually the
   // longer chain); the object once the device code is there.
@@ -721,11 +731,11 @@ bool Planner::planHostSide(const Unit &unit, HostSide &host,
 }
 
 // The host half through the host compiler (docs/design.md, "The host
-// half"): it preprocesses, mycc lowers the text (Clang's parse, in-process)
-// and the host compiler compiles the lowered unit, which has the assembler
-// embed the device code. The device side is planned first only because the
-// lowered unit names its files; lower-host does not read them and runs
-// beside it.
+// half"): it preprocesses, mycc lowers the text (Clang's parse, in-process),
+// the host compiler compiles the lowered unit, and embed-device-code puts
+// the device code into its object (or the assembler embeds it, below).
+// The device side is planned first only because the lowered unit may name
+// its files; lower-host does not read them and runs beside it.
 bool Planner::planHostCompilerSide(const Unit &unit, std::string &error) {
   std::string preprocessed = temp(unit.tempBase, ".cpp4.ii");
   if (!planPreprocess(unit, preprocessed, error)) return false;
@@ -739,34 +749,70 @@ bool Planner::planHostCompilerSide(const Unit &unit, std::string &error) {
   if (!frontend::hostLoweringInvocation(sourceFor(unit), preprocessed, cc1,
                                         error))
     return false;
-  planLowerHost(unit, preprocessed, lowered, cc1, deviceCode, true);
+  // The host compiler's object takes the device code afterwards, so that
+  // the host compiler runs beside the device side; not when the lowered
+  // unit includes the bundle's text (fatbinAsText).
+  bool later = !cuda && !fatbinAsText && !deviceCode.empty();
+  planLowerHost(unit, preprocessed, lowered, cc1,
+                later ? std::vector<std::string>{} : deviceCode, true, later);
   if (cuda) return true;
 
   std::string object = unitObject(unit);
+  std::string hostObject = later ? temp(unit.tempBase, ".host.o") : object;
   Job compile{JobKind::CompileHost};
   compile.source = unit.input;
   compile.inputs = {lowered};
-  compile.inputs.insert(compile.inputs.end(), deviceCode.begin(),
-                        deviceCode.end());
-  compile.outputs = {object};
+  if (!later)
+    compile.inputs.insert(compile.inputs.end(), deviceCode.begin(),
+                          deviceCode.end());
+  compile.outputs = {hostObject};
   compile.command =
-      hostCompiler().compile(sourceFor(unit), lowered, object, nvccSteps);
+      hostCompiler().compile(sourceFor(unit), lowered, hostObject, fatbinAsText);
   graph.add(compile);
+  if (later) {
+    InternalCommand cmd(t, "embed-device-code");
+    cmd.value("-object", hostObject);
+    for (const std::string &code : deviceCode)
+      cmd.value(deviceCodeOption(), code);
+    Job embed{JobKind::EmbedDeviceCode};
+    embed.source = unit.input;
+    embed.inputs = {hostObject};
+    embed.inputs.insert(embed.inputs.end(), deviceCode.begin(),
+                        deviceCode.end());
+    embed.outputs = {object};
+    embed.command = cmd.value("-o", object).argv;
+    embed.inProcess = true;
+    graph.add(embed);
+  }
   addUnitObject(object);
   return true;
 }
 
+// Whether the host compiler compiles for link-time optimisation (its last
+// -flto* or -fno-lto among the -Xcompiler options).
+bool Planner::hostLto() const {
+  bool lto = false;
+  for (const std::string &option : o.xcompiler) {
+    llvm::StringRef word(option);
+    if (word == "-fno-lto") lto = false;
+    else if (word == "-flto" || word.starts_with("-flto=")) lto = true;
+  }
+  return lto;
+}
+
 // The lowering of a unit's preprocessed host side. For the host compiler
-// (-host-compiler) it names the device code the lowered unit embeds; it
+// (-host-compiler) it names the device code the lowered unit embeds, or
+// leaves its section for embed-device-code to fill (`deviceCodeLater`); it
 // does not read it, so the device code is not among the job's inputs.
 void Planner::planLowerHost(const Unit &unit, const std::string &preprocessed,
                             const std::string &lowered,
                             const std::vector<std::string> &cc1,
                             const std::vector<std::string> &deviceCode,
-                            bool forHostCompiler) {
+                            bool forHostCompiler, bool deviceCodeLater) {
   InternalCommand cmd(t, "lower-host");
   cmd.value("-source", unit.input);
   if (forHostCompiler) cmd.flag("-host-compiler");
+  if (deviceCodeLater) cmd.flag("-device-code-later");
   if (o.rdc) cmd.flag("-rdc").value("-unit-id", unit.id);
   if (o.rdc && o.deviceLto) cmd.flag("-dlto");
   // nvcc's -static-global-template-stub applies in whole-program mode.
@@ -786,7 +832,7 @@ void Planner::planLowerHost(const Unit &unit, const std::string &preprocessed,
     cmd.flag(asError("missing-launch-bounds") ? "-Werror=missing-launch-bounds"
                                               : "-Wmissing-launch-bounds");
   for (const std::string &code : deviceCode)
-    cmd.value(nvccSteps && forHostCompiler ? "-fatbin-text" : deviceCodeOption(),
+    cmd.value(fatbinAsText && forHostCompiler ? "-fatbin-text" : deviceCodeOption(),
               code);
   Job job{JobKind::LowerHost};
   job.source = unit.input;
@@ -877,8 +923,8 @@ bool Planner::planDeviceSide(const Unit &unit,
   }
   if (bitcodeRdc || o.phase == Phase::Ptx || o.phase == Phase::Cubin)
     return true;
-  // With nvccSteps the host object takes the bundle's text of the bytes.
-  std::string text = nvccSteps && o.phase != Phase::Fatbin
+  // With fatbinAsText the host object takes the bundle's text of the bytes.
+  std::string text = fatbinAsText && o.phase != Phase::Fatbin
                          ? temp(unit.tempBase, ".fatbin.c")
                          : "";
   std::string fatbin = planBundle(
@@ -981,7 +1027,8 @@ std::string Planner::planBundle(std::vector<std::pair<Target, std::string>> imag
     job.outputs.push_back(fatbinText);
   }
   job.command = cmd.value("-o", output).argv;
-  if (!fatbinText.empty()) job.command = spellAsNvccStep(t, job.command, "");
+  if (!fatbinText.empty() && nvccSteps)
+    job.command = spellAsNvccStep(t, job.command, "");
   job.inProcess = true;
   graph.add(job);
   return output;

@@ -1195,23 +1195,32 @@ private:
 // wrapper is local to the object: the unit's table refers to it by name.
 std::string embeddedDeviceCode(const LoweringOptions &options) {
   const std::string head = "\n// mycc: the device code\n";
-  if (!options.rdcImages.empty()) {
-    std::string asmText = ".pushsection .llvm.offloading,\\\"e\\\",@" +
+  // The bytes: .incbin of each file, or with deviceCodeLater none (the
+  // embed-device-code job fills the section).
+  auto bytesOf = [](const std::vector<std::string> &files) {
+    std::string text;
+    for (const std::string &file : files)
+      text += ".incbin " + asmFileNameInC(file) + "\\n";
+    return text;
+  };
+  bool later = options.deviceCodeLater;
+  if (!options.rdcImages.empty() || (later && options.rdc && options.deviceLto)) {
+    std::string asmText = ".pushsection " + std::string(kOffloadingSection) +
+                          ",\\\"e\\\",@" +
                           std::to_string(llvm::ELF::SHT_LLVM_OFFLOADING) +
-                          "\\n.balign 8\\n";
-    for (const std::string &image : options.rdcImages)
-      asmText += ".incbin " + asmFileNameInC(image) + "\\n";
+                          "\\n.balign 8\\n" + bytesOf(options.rdcImages);
     return head + "__asm__(\"" + asmText + ".popsection\\n\");\n";
   }
   // One fat binary: the unit's own, or nvcc's relocatable one in
   // __nv_relfatbin with its wrapper global as __fatbinwrap<module id>
   // (nvlink's registration refers to it by that name). Its bytes come by
-  // .incbin or, with fatbinText, from the bundle's text the unit includes
-  // (InternalTools.cpp, fatbinAsmText).
+  // .incbin, later, or with fatbinText from the bundle's text the unit
+  // includes (InternalTools.cpp, fatbinAsmText).
   bool relocatable = options.rdc && !options.deviceLto;
   const std::string &incbin = relocatable ? options.relfatbin : options.fatbin;
-  if (incbin.empty() && options.fatbinText.empty()) return {};
-  std::string section = relocatable ? "__nv_relfatbin" : ".nv_fatbin";
+  if (incbin.empty() && options.fatbinText.empty() && !later) return {};
+  std::string section =
+      relocatable ? kRelocatableFatbinSection : kFatbinSection;
   std::string label =
       relocatable ? ".L__mycc_relfatbin_data" : ".L__mycc_fatbin_data";
   std::string wrapper =
@@ -1230,8 +1239,9 @@ std::string embeddedDeviceCode(const LoweringOptions &options) {
            llvm::sys::path::filename(options.fatbinText).str() + "\"\n" +
            "__asm__(\"" + segment + "\");\n";
   return head + "__asm__(\".pushsection " + section +
-         ",\\\"a\\\",@progbits\\n.balign 8\\n" + label + ":\\n.incbin " +
-         asmFileNameInC(incbin) + "\\n.popsection\\n" + segment + "\");\n";
+         ",\\\"a\\\",@progbits\\n.balign 8\\n" + label + ":\\n" +
+         (later ? "" : bytesOf({incbin})) + ".popsection\\n" + segment +
+         "\");\n";
 }
 
 // The host compiler takes the file named by the first line of a

@@ -81,7 +81,20 @@ struct LoweringOptions {
   // caches run).
   std::string fatbinText;
   std::vector<std::string> rdcImages;
+  // In place of the files above: the device code's section is left empty
+  // (its symbols and the wrapper as with them), and the embed-device-code
+  // job puts the bytes into the host compiler's object (fillDeviceCode,
+  // lib/Offload/EmbedDeviceCode.h), so that the host compiler runs beside
+  // the device side instead of after it.
+  bool deviceCodeLater = false;
 };
+
+// The sections of the host object that hold a unit's device code: its fat
+// binary, nvcc's relocatable fat binary (-rdc=true), or -dlto's images back
+// to back in LLVM's offloading section.
+constexpr const char *kFatbinSection = ".nv_fatbin";
+constexpr const char *kRelocatableFatbinSection = "__nv_relfatbin";
+constexpr const char *kOffloadingSection = ".llvm.offloading";
 
 bool lowerHostUnit(clang::CompilerInstance &instance,
                    const std::string &sourceName,

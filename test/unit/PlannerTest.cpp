@@ -192,26 +192,51 @@ TEST(Planner, KeepHasNvccSteps) {
 }
 
 // nvcc's host half: the host compiler preprocesses, mycc lowers the text,
-// the host compiler compiles it with the fat binary embedded.
+// the host compiler compiles it, and the fat binary goes into its object.
 TEST(Planner, WholeProgram) {
   Planned p = plan({"app.cu", "-arch=sm_80", "-o", "app"});
   ASSERT_TRUE(p.ok) << p.error;
   EXPECT_EQ(p.kinds(), (Strings{"preprocess-host", "compile-device", "ptxas",
                                 "bundle", "lower-host", "compile-host",
-                                "link"}));
+                                "embed-device-code", "link"}));
   const Job *preprocess = p.of(JobKind::PreprocessHost)[0];
   const Job *lower = p.of(JobKind::LowerHost)[0];
   const Job *host = p.of(JobKind::CompileHost)[0];
+  const Job *embed = p.of(JobKind::EmbedDeviceCode)[0];
   EXPECT_EQ(preprocess->command[0], "/usr/bin/g++");
   EXPECT_FALSE(preprocess->inProcess);
   EXPECT_TRUE(p.edge(preprocess, lower));
   EXPECT_TRUE(p.of(JobKind::CompileDevice)[0]->deps.empty());
   EXPECT_TRUE(p.edge(lower, host));
-  // The host compiler's assembler reads the fat binary (.incbin).
-  EXPECT_TRUE(p.edge(p.of(JobKind::Bundle)[0], host));
+  // The host compiler runs beside the device side: only the embedding
+  // waits for both.
+  EXPECT_EQ(host->deps.size(), 1u);
   EXPECT_EQ(host->command[0], "/usr/bin/g++");
   EXPECT_FALSE(host->inProcess);
-  EXPECT_TRUE(p.edge(host, p.of(JobKind::Link)[0]));
+  EXPECT_TRUE(p.edge(host, embed));
+  EXPECT_TRUE(p.edge(p.of(JobKind::Bundle)[0], embed));
+  EXPECT_EQ(word(*embed, "-fatbin"), p.of(JobKind::Bundle)[0]->outputs[0]);
+  EXPECT_TRUE(embed->inProcess);
+  EXPECT_TRUE(p.edge(embed, p.of(JobKind::Link)[0]));
+  EXPECT_NE(std::find(lower->command.begin(), lower->command.end(),
+                      "-device-code-later"),
+            lower->command.end());
+
+  // Under the host compiler's link-time optimisation the lowered unit
+  // includes the bundle's C text of the fat binary, and the host compiler
+  // waits for the device side.
+  Planned lto = plan({"app.cu", "-arch=sm_80", "-Xcompiler", "-flto", "-o", "app"});
+  ASSERT_TRUE(lto.ok) << lto.error;
+  EXPECT_TRUE(lto.of(JobKind::EmbedDeviceCode).empty());
+  const Job *ltoBundle = lto.of(JobKind::Bundle)[0];
+  EXPECT_TRUE(lto.edge(ltoBundle, lto.of(JobKind::CompileHost)[0]));
+  ASSERT_EQ(ltoBundle->outputs.size(), 2u);
+  EXPECT_EQ(word(*lto.of(JobKind::LowerHost)[0], "-fatbin-text"),
+            ltoBundle->outputs[1]);
+  Planned noLto = plan({"app.cu", "-arch=sm_80", "-Xcompiler", "-flto=auto,-fno-lto",
+                        "-o", "app"});
+  ASSERT_TRUE(noLto.ok) << noLto.error;
+  EXPECT_EQ(noLto.of(JobKind::EmbedDeviceCode).size(), 1u);
 }
 
 // With --host-in-process, Clang lowers and compiles the host half.
@@ -255,7 +280,7 @@ TEST(Planner, CompileWithThreeGencodes) {
   ASSERT_EQ(bundle->inputs.size(), 4u);
   EXPECT_EQ(bundle->inputs[3], devices[2]->outputs[0]);
   EXPECT_EQ(bundle->deps.size(), 4u);
-  EXPECT_EQ(p.of(JobKind::CompileHost)[0]->outputs, Strings{"k.o"});
+  EXPECT_EQ(p.of(JobKind::EmbedDeviceCode)[0]->outputs, Strings{"k.o"});
   EXPECT_TRUE(p.of(JobKind::Link).empty());
 }
 
@@ -265,14 +290,17 @@ TEST(Planner, SeparateCompilationAndDeviceLink) {
   Planned dc = plan({"-dc", "a.cu", "-arch=sm_90", "-o", "a.o"});
   ASSERT_TRUE(dc.ok) << dc.error;
   EXPECT_EQ(dc.kinds(), (Strings{"preprocess-host", "compile-device", "ptxas",
-                                 "bundle", "lower-host", "compile-host"}));
+                                 "bundle", "lower-host", "compile-host",
+                                 "embed-device-code"}));
   const Job &ptxas = *dc.of(JobKind::Ptxas)[0];
   EXPECT_NE(std::find(ptxas.command.begin(), ptxas.command.end(),
                       "--compile-only"),
             ptxas.command.end());
   const Job &lower = *dc.of(JobKind::LowerHost)[0];
   EXPECT_FALSE(word(lower, "-unit-id").empty());
-  EXPECT_EQ(word(lower, "-relfatbin"), dc.of(JobKind::Bundle)[0]->outputs[0]);
+  EXPECT_EQ(word(*dc.of(JobKind::EmbedDeviceCode)[0], "-relfatbin"),
+            dc.of(JobKind::Bundle)[0]->outputs[0]);
+  EXPECT_EQ(dc.of(JobKind::EmbedDeviceCode)[0]->outputs, Strings{"a.o"});
 
   // Without targets on the command line, what the objects hold decides the
   // device link: a job finds it, then the rest is planned: nvlink per SM,
@@ -312,7 +340,7 @@ TEST(Planner, RelocatableLink) {
   ASSERT_TRUE(r.afterScan("relfatbin sm_90,compute_90\n")) << r.error;
   EXPECT_EQ(r.kinds(), (Strings{"preprocess-host", "compile-device", "ptxas",
                                 "bundle", "lower-host", "compile-host",
-                                "scan-device-code", "device-link", "bundle",
+                                "embed-device-code", "scan-device-code", "device-link", "bundle",
                                 "device-link-host", "link"}));
   const Job &nvlink = *r.of(JobKind::DeviceLink)[0];
   EXPECT_NE(std::find(nvlink.command.begin(), nvlink.command.end(), "-r"),
@@ -355,7 +383,10 @@ TEST(Planner, SeparateCompilationWithDeviceLto) {
   Planned dc = plan({"-dc", "-dlto", "a.cu", "-arch=sm_90", "-o", "a.o"});
   ASSERT_TRUE(dc.ok) << dc.error;
   EXPECT_EQ(dc.kinds(), (Strings{"preprocess-host", "compile-device",
-                                 "lower-host", "compile-host"}));
+                                 "lower-host", "compile-host",
+                                 "embed-device-code"}));
+  EXPECT_EQ(word(*dc.of(JobKind::EmbedDeviceCode)[0], "-rdc-image"),
+            dc.of(JobKind::CompileDevice)[0]->outputs[0]);
   const Job &device = *dc.of(JobKind::CompileDevice)[0];
   EXPECT_NE(std::find(device.command.begin(), device.command.end(), "-rdc"),
             device.command.end());
@@ -380,7 +411,7 @@ TEST(Planner, RdcProgramInOneCommand) {
   ASSERT_TRUE(p.ok) << p.error;
   auto links = p.of(JobKind::DeviceLink);
   ASSERT_EQ(links.size(), 2u);
-  auto hosts = p.of(JobKind::CompileHost);
+  auto hosts = p.of(JobKind::EmbedDeviceCode);
   ASSERT_EQ(hosts.size(), 2u);
   // Each arch's device link reads both units' objects.
   for (const Job *link : links)
@@ -405,7 +436,7 @@ TEST(Planner, MixedInputsLink) {
   EXPECT_EQ(source->command[0], "/usr/bin/g++");
   const Job *link = p.of(JobKind::Link)[0];
   EXPECT_TRUE(p.edge(source, link));
-  EXPECT_TRUE(p.edge(p.of(JobKind::CompileHost)[0], link));
+  EXPECT_TRUE(p.edge(p.of(JobKind::EmbedDeviceCode)[0], link));
   EXPECT_NE(std::find(link->inputs.begin(), link->inputs.end(), "lib.o"),
             link->inputs.end());
   // lib.o has no relocatable device code: no device link.
