@@ -4,7 +4,6 @@
 
 #include "llvm/Object/ELF.h"
 #include "llvm/Support/Error.h"
-#include "llvm/Support/MemoryBuffer.h"
 
 #include <cstring>
 
@@ -22,14 +21,10 @@ namespace mycc::offload {
 bool fillDeviceCode(const std::string &object, const std::string &section,
                     const std::vector<std::string> &files,
                     const std::string &output, std::string &error) {
-  auto in = llvm::MemoryBuffer::getFile(object, /*IsText=*/false,
-                                        /*RequiresNullTerminator=*/false);
-  if (!in) {
-    error = "cannot read " + object + ": " + in.getError().message();
-    return false;
-  }
+  std::string bytes;
+  if (!support::readFile(object, bytes, error)) return false;
   using ELF = llvm::object::ELF64LE;
-  auto elf = llvm::object::ELFFile<ELF>::create((*in)->getBuffer());
+  auto elf = llvm::object::ELFFile<ELF>::create(bytes);
   if (!elf || elf->getHeader().e_type != llvm::ELF::ET_REL) {
     if (!elf) llvm::consumeError(elf.takeError());
     error = object + ": the host compiler's output is not a 64-bit ELF object";
@@ -55,29 +50,21 @@ bool fillDeviceCode(const std::string &object, const std::string &section,
             "link-time optimisation of the host code leaves it out)";
     return false;
   }
-  std::string bytes = (*in)->getBuffer().str();
-  uint64_t align = std::max<uint64_t>(1, target->sh_addralign);
+  // The header and where it lies, before `bytes` grows (and moves).
+  ELF::Shdr header = *target;
+  std::size_t at = reinterpret_cast<const char *>(target) - bytes.data();
+  uint64_t align = std::max<uint64_t>(1, header.sh_addralign);
   bytes.resize((bytes.size() + align - 1) / align * align, '\0');
   uint64_t offset = bytes.size();
+  std::string data;
   for (const std::string &file : files) {
-    auto data = llvm::MemoryBuffer::getFile(file, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-    if (!data) {
-      error = "cannot read " + file + ": " + data.getError().message();
-      return false;
-    }
-    bytes += (*data)->getBuffer();
+    if (!support::readFile(file, data, error)) return false;
+    bytes += data;
   }
-  ELF::Shdr header = *target;
   header.sh_offset = offset;
   header.sh_size = bytes.size() - offset;
-  std::size_t at = reinterpret_cast<const char *>(target) -
-                   (*in)->getBufferStart();
   std::memcpy(&bytes[at], &header, sizeof header);
-  support::AtomicOutput out;
-  if (!out.open(output, error)) return false;
-  out.stream() << bytes;
-  return out.commit(error);
+  return support::writeFileAtomic(output, bytes, error);
 }
 
 } // namespace mycc::offload
