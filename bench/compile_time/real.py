@@ -90,10 +90,10 @@ def commands(args, name, archs, out):
     }
 
 
-def measure(cmd):
+def measure(cmd, cwd=None):
     """(wall s, CPU s, peak RSS MB) of one compile."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd)
     # wait4: the child's rusage, which covers the descendants it waited for.
     stderr = proc.stderr.read()
     _, status, usage = os.wait4(proc.pid, 0)
