@@ -3,7 +3,8 @@
 steps and clang++'s host and device halves, side by side.
 
 The files and flags are real.py's. Each compiler runs one step at a time,
-so a step's time is its CPU time on an otherwise idle core:
+so a step's time is its CPU time on an otherwise idle core (`-time` reports
+elapsed time: run it on an idle machine; clang++'s are CPU times):
 
 - mycc `-t 1 -time`: its jobs one after another (preprocess-host,
   lower-host, compile-device per target, ptxas, bundle, compile-host, ...);
@@ -37,7 +38,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from real import FILES, TARGETS, commands, measure  # noqa: E402
+from real import TARGETS, chosen_files, commands, file_arguments, measure  # noqa: E402
 
 GROUPS = ["host preprocess", "host front end", "host compile", "device compile",
           "ptxas", "other"]
@@ -76,24 +77,9 @@ def with_time(cmd, csv_path, extra):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--mycc", default=None)
-    parser.add_argument("--clang", default="/usr/lib/llvm-22/bin/clang++")
-    parser.add_argument("--source", action="append", default=[], metavar="PROJECT=DIR")
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--only", action="append", default=[], help="a file's name (repeatable)")
-    parser.add_argument("--targets", choices=["one", "three", "both"], default="both")
+    file_arguments(parser)
     args = parser.parse_args()
-    if args.mycc is None:
-        from run import ROOT
-        args.mycc = os.path.join(ROOT, "build", "bin", "mycc")
-    args.sources = dict(s.split("=", 1) for s in args.source)
-    names = args.only or list(FILES)
-    for name in names:
-        if name not in FILES:
-            sys.exit("unknown file %r; known: %s" % (name, ", ".join(FILES)))
-        if FILES[name][0] not in args.sources:
-            sys.exit("%s needs --source %s=DIR" % (name, FILES[name][0]))
-    sets = ["one", "three"] if args.targets == "both" else [args.targets]
+    names, sets = chosen_files(args)
 
     results = {}  # (name, set, compiler) -> [groups dict]
     with tempfile.TemporaryDirectory() as tmp:

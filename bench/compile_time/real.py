@@ -104,17 +104,19 @@ def measure(cmd, cwd=None):
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0
 
 
-def main():
-    parser = argparse.ArgumentParser()
+def file_arguments(parser):
+    """The options that choose the compilers, files and targets (real.py's
+    and phases.py's)."""
     parser.add_argument("--mycc", default=os.path.join(ROOT, "build", "bin", "mycc"))
     parser.add_argument("--clang", default="/usr/lib/llvm-22/bin/clang++")
     parser.add_argument("--source", action="append", default=[], metavar="PROJECT=DIR")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--only", action="append", default=[], help="a file's name (repeatable)")
     parser.add_argument("--targets", choices=["one", "three", "both"], default="both")
-    parser.add_argument("--compilers", default="mycc,nvcc,nvcc -t0,clang",
-                        help="comma-separated, of: mycc, mycc -split-compile 1, nvcc, nvcc -t0, clang")
-    args = parser.parse_args()
+
+
+def chosen_files(args):
+    """(file names, target sets) the options ask for; sets args.sources."""
     args.sources = dict(s.split("=", 1) for s in args.source)
     names = args.only or list(FILES)
     for name in names:
@@ -122,7 +124,16 @@ def main():
             sys.exit("unknown file %r; known: %s" % (name, ", ".join(FILES)))
         if FILES[name][0] not in args.sources:
             sys.exit("%s needs --source %s=DIR" % (name, FILES[name][0]))
-    sets = ["one", "three"] if args.targets == "both" else [args.targets]
+    return names, ["one", "three"] if args.targets == "both" else [args.targets]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    file_arguments(parser)
+    parser.add_argument("--compilers", default="mycc,nvcc,nvcc -t0,clang",
+                        help="comma-separated, of: mycc, mycc -split-compile 1, nvcc, nvcc -t0, clang")
+    args = parser.parse_args()
+    names, sets = chosen_files(args)
     compilers = args.compilers.split(",")
     for c in compilers + ["mycc", "nvcc", "nvcc -t0"]:
         if c not in commands(args, names[0], TARGETS["one"], "x.o"):
