@@ -107,8 +107,7 @@ def main():
                             "%s %.1f" % kv for kv in groups.items())), file=sys.stderr, flush=True)
 
     def med(key, group):
-        values = [g.get(group) for g in results[key]]
-        return None if values[0] is None else statistics.median(values)
+        return statistics.median(g[group] for g in results[key])
 
     def halves(key):
         if key[2] == "clang":

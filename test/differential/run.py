@@ -395,11 +395,8 @@ def main():
         live = kept
         print(f"{tool}: {len(live)} calls in {len(ptx_files[tool])} units, "
               f"{time.time() - started_tool:.0f} s", file=sys.stderr)
-    mine, theirs = {}, {}
-    for path in ptx_files["mycc"]:
-        mine.update(effects(path))
-    for path in ptx_files["nvcc"]:
-        theirs.update(effects(path))
+    mine, theirs = ({k: e for path in ptx_files[tool] for k, e in effects(path).items()}
+                    for tool in ("mycc", "nvcc"))
     mismatches, allowed = [], []
     compared = instantiated = mycc_only = 0
     compared_overloads = set()
